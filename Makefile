@@ -1,0 +1,55 @@
+# awf — developer targets. `make demo` runs the main job offline; `make test` runs the tests.
+GO        ?= go
+BIN       := bin
+AWF       := $(BIN)/awf
+TOOLS     := $(BIN)/tools
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+FUZZTIME  ?= 10s
+BENCHTIME ?= 1s
+
+.PHONY: all build test test-race test-unit lint lint-arch vet staticcheck bench fuzz demo clean tools
+
+all: build
+
+build: ## build bin/awf
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(AWF) ./cmd/awf
+
+test: lint-arch vet build ## architecture rules, vet, and every test (unit, integration)
+	$(GO) test -count=1 ./...
+
+test-race: build ## every test under the race detector
+	$(GO) test -race -count=1 ./...
+
+vet:
+	$(GO) vet ./...
+
+lint: vet staticcheck ## go vet + staticcheck (pinned in tools/go.mod)
+
+$(TOOLS)/staticcheck: tools/go.mod tools/go.sum
+	cd tools && $(GO) build -o ../$(TOOLS)/staticcheck honnef.co/go/tools/cmd/staticcheck
+
+staticcheck: $(TOOLS)/staticcheck
+	$(TOOLS)/staticcheck ./...
+
+lint-arch: ## layer rules of DESIGN §1 (go-arch-lint, pinned in tools/go.mod)
+	cd tools && $(GO) tool go-arch-lint check --project-path .. >/dev/null 2>&1 || \
+		(cd tools && $(GO) tool go-arch-lint check --project-path ..; exit 1)
+	@echo "lint-arch: OK"
+
+bench: build ## benchmarks; figures go in closing notes
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real session)
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+demo: build ## run the offline demo workflow
+	$(AWF) run examples/workflows/hello.yaml --input name=developer
+	$(AWF) run examples/workflows/hello.yaml --input name=developer --input shout=true
+
+clean:
+	rm -rf $(BIN)

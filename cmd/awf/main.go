@@ -1,0 +1,46 @@
+// Command awf runs YAML workflows whose steps are shell commands or AI coding agents, and stands
+// between each agent and its tools through a per-step MCP proxy. This package is the composition
+// root: it parses flags, wires adapters to use cases, and maps errors to exit codes.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+func main() {
+	os.Exit(execute(os.Args[1:]))
+}
+
+// execute runs the CLI and returns the exit code; main is kept to one line so tests can call this.
+func execute(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cmd := newRootCmd()
+	cmd.SetArgs(args)
+	err := cmd.ExecuteContext(ctx)
+	if err == nil {
+		return fault.ExitOK
+	}
+	var silent *exitError
+	if errors.As(err, &silent) {
+		return silent.code
+	}
+	code := fault.ExitCode(err)
+	if fault.CodeOf(err) == "" && isUsageError(err) {
+		code = fault.ExitUser
+	}
+	fmt.Fprintln(os.Stderr, "awf: "+err.Error())
+	return code
+}
+
+// exitError carries an exit code for a failure that the command already reported itself.
+type exitError struct{ code int }
+
+func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }

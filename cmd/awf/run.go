@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/awf-dev/awf/internal/application/run"
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/infrastructure/logging"
+	"github.com/awf-dev/awf/internal/infrastructure/shell"
+	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
+)
+
+func newRunCmd(g *globalFlags) *cobra.Command {
+	var (
+		inputs []string
+		format string
+	)
+	cmd := &cobra.Command{
+		Use:   "run <name|path> [--input name=value ...]",
+		Short: "Run a workflow",
+		Long: `Run a workflow's state machine from its initial state to a terminal state.
+
+Exit codes: 0 success, 1 user error (validation, inputs), 2 the workflow ended in a failure
+state, 3 a process or endpoint failed, 4 awf itself failed, 130 interrupted (Ctrl+C).
+Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and activity.jsonl.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			return runWorkflow(cmd.Context(), g, args[0], inputs, format, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run) or json (a run summary)")
+	return cmd
+}
+
+func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs []string, format string, out, errOut io.Writer) error {
+	svc, err := validationService(g)
+	if err != nil {
+		return err
+	}
+	rep, err := svc.Validate(ctx, target)
+	if err != nil {
+		return err
+	}
+	for _, d := range rep.Diagnostics.Warnings() {
+		fmt.Fprintln(errOut, d.String())
+	}
+	if !rep.Valid() {
+		printValidationText(io.Discard, errOut, rep)
+		return &exitError{code: fault.ExitUser}
+	}
+	given, ds := run.ParseInputFlags(rawInputs)
+	if ds.HasErrors() {
+		return fault.New(ds[0].Code, "%s", ds[0].Message).WithHint("%s", ds[0].Hint)
+	}
+	if _, ids := run.ResolveInputs(rep.Workflow, given); ids.HasErrors() {
+		for _, d := range ids.Errors() {
+			fmt.Fprintln(errOut, d.String())
+		}
+		return &exitError{code: fault.ExitUser}
+	}
+
+	root, _ := g.projectRoot()
+	runID := newRunID()
+	runDir := filepath.Join(root, ".awf", "runs", runID)
+	level := zapcore.WarnLevel
+	if g.verbose {
+		level = zapcore.DebugLevel
+	}
+	logger, closeLog, err := logging.New(logging.Options{Console: errOut, ConsoleLevel: level, File: filepath.Join(runDir, "run.log")})
+	if err != nil {
+		return fault.Wrap(err, "SYSTEM.FS.RUN_DIR", "cannot create the run directory %s", runDir)
+	}
+	defer func() { _ = closeLog() }()
+	_, shutdown, err := telemetry.Setup(ctx, "awf")
+	if err != nil {
+		return fault.Wrap(err, "USER.OTEL.CONFIG", "cannot set up tracing from OTEL_* variables").WithHint("check OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_* values")
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = shutdown(sctx)
+	}()
+
+	var obs run.Observer = run.NopObserver{}
+	if format == "text" {
+		obs = &textObserver{out: out}
+		fmt.Fprintf(out, "Running workflow '%s' (run %s)\n", rep.Workflow.Name, runID)
+	}
+	runner := run.New(run.Options{
+		Logger:   logger,
+		Tracer:   otel.Tracer("awf"),
+		Commands: shell.Runner{},
+		Agents:   map[string]ports.AgentProvider{},
+		Observer: obs,
+		RunID:    runID,
+		Dir:      root,
+	})
+	res, runErr := runner.Run(ctx, rep.Workflow, given)
+	if format == "json" {
+		printRunJSON(out, res, runErr, runDir)
+	} else {
+		printRunText(out, res, runErr)
+	}
+	if runErr != nil {
+		if format == "text" {
+			fmt.Fprintln(errOut, "awf: "+runErr.Error())
+		}
+		return &exitError{code: fault.ExitCode(runErr)}
+	}
+	return nil
+}
+
+func newRunID() string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+type textObserver struct{ out io.Writer }
+
+func (o *textObserver) StepStarted(name, kind string) {
+	fmt.Fprintf(o.out, "▶ %s (%s)\n", name, kind)
+}
+
+func (o *textObserver) StepFinished(r run.StepResult) {
+	mark := "✓"
+	if r.Status != run.StepSuccess {
+		mark = "✗"
+	}
+	line := fmt.Sprintf("%s %s %s in %s", mark, r.Name, r.Status, r.Duration.Round(time.Millisecond))
+	if r.Status != run.StepSuccess && r.Error != "" {
+		line += ": " + r.Error
+	}
+	if r.Next != "" {
+		line += " → " + r.Next
+	}
+	fmt.Fprintln(o.out, line)
+}
+
+func printRunText(out io.Writer, res *run.Result, err error) {
+	switch res.Status {
+	case "success":
+		fmt.Fprintf(out, "Workflow '%s' succeeded in %s (terminal %s)\n", res.Workflow, res.Duration.Round(time.Millisecond), res.Terminal)
+	case "failure":
+		fmt.Fprintf(out, "Workflow '%s' failed in %s\n", res.Workflow, res.Duration.Round(time.Millisecond))
+	case "interrupted":
+		fmt.Fprintf(out, "Workflow '%s' interrupted after %s\n", res.Workflow, res.Duration.Round(time.Millisecond))
+	}
+}
+
+type jsonStep struct {
+	run.StepResult
+	DurationMS int64 `json:"duration_ms"`
+}
+
+func printRunJSON(out io.Writer, res *run.Result, runErr error, runDir string) {
+	steps := make([]jsonStep, 0, len(res.Steps))
+	for _, s := range res.Steps {
+		steps = append(steps, jsonStep{s, s.Duration.Milliseconds()})
+	}
+	doc := map[string]any{
+		"run_id":      res.RunID,
+		"workflow":    res.Workflow,
+		"status":      res.Status,
+		"terminal":    res.Terminal,
+		"exit_code":   fault.ExitCode(runErr),
+		"duration_ms": res.Duration.Milliseconds(),
+		"steps":       steps,
+		"run_dir":     runDir,
+	}
+	if runErr != nil {
+		doc["error"] = map[string]string{"code": fault.CodeOf(runErr), "message": runErr.Error()}
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(doc)
+	_ = os.Stdout.Sync()
+}

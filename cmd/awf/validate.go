@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/awf-dev/awf/internal/application/validate"
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
+)
+
+func newValidateCmd(g *globalFlags) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "validate <name|path>",
+		Short: "Check a workflow and report every problem with file:line:col",
+		Long: `Check a workflow without running it. A name is looked up as .awf/workflows/<name>.yaml under the
+project root; anything else is taken as a path. Exit 0 when valid, 1 when invalid, 4 when awf failed.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			svc, err := validationService(g)
+			if err != nil {
+				return err
+			}
+			rep, err := svc.Validate(cmd.Context(), args[0])
+			if err != nil {
+				if format == "json" {
+					printValidationJSON(cmd.OutOrStdout(), validate.Report{Name: args[0], Diagnostics: diagnosticsOf(err)})
+					return &exitError{code: fault.ExitCode(err)}
+				}
+				return err
+			}
+			if format == "json" {
+				printValidationJSON(cmd.OutOrStdout(), rep)
+			} else {
+				printValidationText(cmd.OutOrStdout(), cmd.ErrOrStderr(), rep)
+			}
+			if !rep.Valid() {
+				return &exitError{code: fault.ExitUser}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+func validationService(g *globalFlags) (validate.Service, error) {
+	root, err := g.projectRoot()
+	if err != nil {
+		return validate.Service{}, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+	}
+	return validate.Service{Repo: yamlRepo{yamlrepo.Repository{Root: root}}}, nil
+}
+
+// yamlRepo adapts yamlrepo to ports.WorkflowRepository.
+type yamlRepo struct{ yamlrepo.Repository }
+
+func (yamlRepo) Load(path string) (*workflowT, fault.Diagnostics, error) { return yamlrepo.Load(path) }
+
+func printValidationText(out, errOut io.Writer, rep validate.Report) {
+	for _, d := range rep.Diagnostics {
+		fmt.Fprintln(errOut, d.String())
+	}
+	if rep.Valid() {
+		fmt.Fprintf(out, "Workflow '%s' is valid\n", rep.Name)
+		return
+	}
+	fmt.Fprintf(errOut, "Workflow '%s' is invalid: %d error(s), %d warning(s)\n", rep.Name, len(rep.Diagnostics.Errors()), len(rep.Diagnostics.Warnings()))
+}
+
+type jsonDiagnostic struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Hint    string `json:"hint"`
+}
+
+func toJSONDiagnostics(ds fault.Diagnostics) []jsonDiagnostic {
+	out := make([]jsonDiagnostic, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, jsonDiagnostic{d.Code, d.Message, d.File, d.Line, d.Column, d.Hint})
+	}
+	return out
+}
+
+func printValidationJSON(out io.Writer, rep validate.Report) {
+	doc := struct {
+		Valid    bool             `json:"valid"`
+		Workflow string           `json:"workflow"`
+		File     string           `json:"file,omitempty"`
+		Errors   []jsonDiagnostic `json:"errors"`
+		Warnings []jsonDiagnostic `json:"warnings"`
+	}{rep.Valid(), rep.Name, rep.File, toJSONDiagnostics(rep.Diagnostics.Errors()), toJSONDiagnostics(rep.Diagnostics.Warnings())}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(doc)
+}
+
+// diagnosticsOf turns an error that stopped validation (no such workflow) into one diagnostic.
+func diagnosticsOf(err error) fault.Diagnostics {
+	var fe *fault.Error
+	code := "SYSTEM.INTERNAL"
+	var hint string
+	var pos fault.Position
+	msg := err.Error()
+	if ok := asFault(err, &fe); ok {
+		code, hint, pos, msg = fe.Code, fe.Hint, fe.Pos, fe.Message
+	}
+	return fault.Diagnostics{{Code: code, Message: msg, Hint: hint, Severity: fault.SeverityError, Position: pos}}
+}
+
+func checkFormat(got string, allowed ...string) error {
+	for _, a := range allowed {
+		if got == a {
+			return nil
+		}
+	}
+	return fault.New("USER.CLI.INVALID_FORMAT", "unknown format %q", got).WithHint("use one of %v", allowed)
+}

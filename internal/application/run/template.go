@@ -1,0 +1,50 @@
+package run
+
+import (
+	"bytes"
+	"strings"
+	"text/template"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+// CodeTemplateExec is a template that parsed but could not be filled at run time, typically a
+// reference to a state that has not run yet on this path.
+const CodeTemplateExec = "USER.TEMPLATE.EXEC"
+
+// StateData is what `.states.<name>` exposes to later steps.
+type StateData struct {
+	Output   string
+	Stderr   string
+	ExitCode int
+	Status   string
+}
+
+// render fills one template. Missing keys are errors: a typo must not become an empty string
+// silently passed to a shell.
+func render(name, text string, data map[string]any, pos fault.Position) (string, error) {
+	if !strings.Contains(text, "{{") {
+		return text, nil
+	}
+	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Parse(text)
+	if err != nil {
+		return "", fault.Wrap(err, "USER.TEMPLATE.SYNTAX", "template in %s does not parse", name).At(pos)
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, data); err != nil {
+		return "", fault.Wrap(err, CodeTemplateExec, "template in %s failed", name).At(pos).
+			WithHint("a referenced state may not have run yet on this path, or an input or env var is missing")
+	}
+	return b.String(), nil
+}
+
+// Funcs are the template functions workflows may use. quote makes a value safe to paste into a
+// shell command, which plain interpolation of user input is not.
+var Funcs = template.FuncMap{
+	"quote": ShellQuote,
+}
+
+// ShellQuote returns s single-quoted for POSIX shells.
+func ShellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,100 @@
+// Package tool is awf's model of a tool an agent can call: its definition with MCP annotations,
+// where it comes from, and what a call returns. It is the vocabulary shared by the router, the
+// built-ins, the plugin adapter and every agent path.
+package tool
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Source says who serves a tool: awf itself or a named plugin.
+type Source string
+
+// BuiltinSource is the source of the six core tools.
+const BuiltinSource Source = "builtin"
+
+// PluginSource returns the source of a plugin's tools, "plugin:<name>".
+func PluginSource(name string) Source { return Source("plugin:" + name) }
+
+// Plugin returns the plugin name of a plugin source, or "" for builtins.
+func (s Source) Plugin() string {
+	name, ok := strings.CutPrefix(string(s), "plugin:")
+	if !ok {
+		return ""
+	}
+	return name
+}
+
+// Annotations are the MCP tool hints. Each hint is a pointer because "not said" and "false" mean
+// different things to the intent rule: a tool that says nothing is allowed everywhere, a tool
+// that says readOnlyHint=false is a writer.
+type Annotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Bool returns a pointer to b, for filling Annotations literals.
+func Bool(b bool) *bool { return &b }
+
+// IsZero reports whether no hint and no title is set.
+func (a Annotations) IsZero() bool {
+	return a.Title == "" && a.ReadOnlyHint == nil && a.DestructiveHint == nil && a.IdempotentHint == nil && a.OpenWorldHint == nil
+}
+
+// HasHints reports whether any behavioural hint is set (the title does not count).
+func (a Annotations) HasHints() bool {
+	return a.ReadOnlyHint != nil || a.DestructiveHint != nil || a.IdempotentHint != nil || a.OpenWorldHint != nil
+}
+
+// ReadOnly reports readOnlyHint == true.
+func (a Annotations) ReadOnly() bool { return a.ReadOnlyHint != nil && *a.ReadOnlyHint }
+
+// Destructive reports destructiveHint == true.
+func (a Annotations) Destructive() bool { return a.DestructiveHint != nil && *a.DestructiveHint }
+
+// Definition describes one tool as it is listed to an agent.
+type Definition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations Annotations     `json:"annotations"`
+	Source      Source          `json:"source"`
+}
+
+// Content is one block of a tool result. Text is the only kind awf's tools produce; JSON
+// results from plugins are carried as text holding the JSON.
+type Content struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// Result is what a call returns to the agent. IsError marks a tool-level failure the model
+// should read and react to; it is not a protocol error.
+type Result struct {
+	Content []Content `json:"content"`
+	IsError bool      `json:"isError,omitempty"`
+}
+
+// Text returns a successful result holding one text block.
+func Text(s string) Result { return Result{Content: []Content{{Type: "text", Text: s}}} }
+
+// Errorf returns an error result holding one text block; the message should say what to do.
+func Error(msg string) Result {
+	return Result{Content: []Content{{Type: "text", Text: msg}}, IsError: true}
+}
+
+// JoinedText concatenates every text block, for logs, records and tests.
+func (r Result) JoinedText() string {
+	var b strings.Builder
+	for i, c := range r.Content {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(c.Text)
+	}
+	return b.String()
+}

@@ -1,0 +1,149 @@
+// Package workflow is the model of an awf workflow: typed inputs, a state machine of command,
+// agent and terminal states, and the per-step MCP proxy settings. Loading from YAML lives in
+// infrastructure; the rules that need no file format live here.
+package workflow
+
+import (
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// Workflow is a loaded workflow. Pos fields let validation point at the line a user must fix.
+type Workflow struct {
+	Name        string
+	Description string
+	// Version is free text the author may use to track changes; awf does not interpret it.
+	Version string
+	Inputs  []Input
+	Initial string
+	// States by name; Order keeps the file order for stable output.
+	States map[string]*State
+	Order  []string
+	// File is the path the workflow was read from.
+	File string
+	// Pos records where keys were found, keyed by a dotted path such as "states.initial" or
+	// "inputs[0].default"; list items are keyed "x[i]" at the item itself.
+	Pos map[string]fault.Position
+	// ValuePos records where the value of each key in Pos starts, for errors about a value.
+	ValuePos map[string]fault.Position
+}
+
+// InputType is the declared type of an input.
+type InputType string
+
+// Input types.
+const (
+	InputString  InputType = "string"
+	InputInteger InputType = "integer"
+	InputBoolean InputType = "boolean"
+)
+
+// Input is a declared workflow input.
+type Input struct {
+	Name        string
+	Type        InputType
+	Required    bool
+	Default     any // string, int64 or bool, matching Type; nil when absent
+	Description string
+	Pos         fault.Position
+}
+
+// StateType is the kind of a state.
+type StateType string
+
+// State types. "step" is accepted in YAML as an alias of command.
+const (
+	StateCommand  StateType = "command"
+	StateAgent    StateType = "agent"
+	StateTerminal StateType = "terminal"
+)
+
+// TerminalStatus is how a terminal state ends the run.
+type TerminalStatus string
+
+// Terminal statuses.
+const (
+	StatusSuccess TerminalStatus = "success"
+	StatusFailure TerminalStatus = "failure"
+)
+
+// State is one node of the state machine.
+type State struct {
+	Name        string
+	Type        StateType
+	Description string
+
+	// Command states.
+	Command string
+	Dir     string
+
+	// Agent states.
+	Provider   string
+	Prompt     string
+	PromptFile string
+	Options    map[string]any
+	MCPProxy   *MCPProxy
+
+	Timeout   time.Duration
+	OnSuccess string
+	OnFailure string
+
+	// Terminal states.
+	Status  TerminalStatus
+	Message string
+
+	// Pos is where the state's name is; KeyPos where each of its keys is, keyed by a dotted path
+	// relative to the state ("provider", "options.model", "mcp_proxy.plugin_tools[0].plugin");
+	// ValuePos where the value of each of those keys starts.
+	Pos      fault.Position
+	KeyPos   map[string]fault.Position
+	ValuePos map[string]fault.Position
+}
+
+// MCPProxy is the per-step `mcp_proxy:` block (DESIGN §4).
+type MCPProxy struct {
+	Enable            bool
+	InterceptBuiltins bool // default true
+	PluginTools       []PluginTools
+	Intent            IntentSettings
+	// Pos is where the `mcp_proxy` key is; KeyPos and ValuePos are keyed by paths relative to
+	// the block ("enable", "intent.allow[1]", "plugin_tools[0].expose[2]").
+	Pos      fault.Position
+	KeyPos   map[string]fault.Position
+	ValuePos map[string]fault.Position
+}
+
+// PluginTools exposes operations of one declared plugin as tools named <plugin>_<operation>.
+// Pos is where the plugin name is written (the list item when the name is missing); ExposePos[i]
+// is where Expose[i] is written.
+type PluginTools struct {
+	Plugin    string
+	Expose    []string
+	Pos       fault.Position
+	ExposePos []fault.Position
+}
+
+// IntentSettings is the `intent:` block: how the intent rule applies to this step (DESIGN §5).
+type IntentSettings struct {
+	Split                  bool
+	Allow                  []tool.Variant // default all three
+	StrictServerValidation bool           // default true
+	RequireDeclaration     bool
+}
+
+// DefaultIntent is the intent block a step gets when it writes none.
+func DefaultIntent() IntentSettings {
+	return IntentSettings{Allow: append([]tool.Variant(nil), tool.Variants...), StrictServerValidation: true}
+}
+
+// Allows reports whether the step may use variant v.
+func (s IntentSettings) Allows(v tool.Variant) bool {
+	for _, a := range s.Allow {
+		if a == v {
+			return true
+		}
+	}
+	return false
+}

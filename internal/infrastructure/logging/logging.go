@@ -1,0 +1,62 @@
+// Package logging builds awf's zap logger: short human lines on the terminal, full JSON lines in
+// the run's log file, so the terminal stays readable and the file stays greppable.
+package logging
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// Options select where logs go.
+type Options struct {
+	// Console receives human-readable lines at ConsoleLevel and above; nil disables it.
+	Console      io.Writer
+	ConsoleLevel zapcore.Level
+	// File, when set, receives every line at debug level and above as JSON (created 0600).
+	File string
+}
+
+// New returns the logger and a closer that syncs and closes the file.
+func New(opts Options) (*zap.Logger, func() error, error) {
+	var cores []zapcore.Core
+	if opts.Console != nil {
+		enc := zap.NewDevelopmentEncoderConfig()
+		enc.TimeKey = ""
+		enc.CallerKey = ""
+		enc.EncodeLevel = zapcore.CapitalColorLevelEncoder
+		if f, ok := opts.Console.(*os.File); !ok || !isTerminal(f) {
+			enc.EncodeLevel = zapcore.CapitalLevelEncoder
+		}
+		cores = append(cores, zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(zapcore.AddSync(opts.Console)), opts.ConsoleLevel))
+	}
+	closer := func() error { return nil }
+	if opts.File != "" {
+		if err := os.MkdirAll(filepath.Dir(opts.File), 0o700); err != nil {
+			return nil, nil, err
+		}
+		f, err := os.OpenFile(opts.File, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		if err != nil {
+			return nil, nil, err
+		}
+		enc := zap.NewProductionEncoderConfig()
+		enc.EncodeTime = zapcore.RFC3339NanoTimeEncoder
+		cores = append(cores, zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(f), zapcore.DebugLevel))
+		closer = func() error {
+			_ = f.Sync()
+			return f.Close()
+		}
+	}
+	if len(cores) == 0 {
+		return zap.NewNop(), closer, nil
+	}
+	return zap.New(zapcore.NewTee(cores...)), closer, nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,91 @@
+// Package shell runs workflow command steps through the system shell, each in its own process
+// group so a timeout or Ctrl+C takes down everything the command started.
+package shell
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/infrastructure/process"
+)
+
+// Runner implements ports.CommandRunner with `sh -c`.
+type Runner struct {
+	// Shell is the interpreter; default /bin/sh, as POSIX promises it exists.
+	Shell string
+	// Grace is the SIGTERM→SIGKILL delay; default process.DefaultGrace.
+	Grace time.Duration
+	// MaxOutput bounds what is kept of stdout and of stderr each; default 16 MiB. Past it the
+	// head is kept and a note appended, so a chatty command cannot exhaust memory.
+	MaxOutput int
+}
+
+// RunCommand implements ports.CommandRunner.
+func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports.CommandResult, error) {
+	sh, grace, max := r.Shell, r.Grace, r.MaxOutput
+	if sh == "" {
+		sh = "/bin/sh"
+	}
+	if grace <= 0 {
+		grace = process.DefaultGrace
+	}
+	if max <= 0 {
+		max = 16 << 20
+	}
+	cmd := exec.Command(sh, "-c", req.Command)
+	cmd.Dir = req.Dir
+	cmd.Env = req.Env
+	stdout, stderr := &capped{max: max}, &capped{max: max}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	err := process.Run(ctx, cmd, grace)
+	res := ports.CommandResult{Stdout: stdout.String(), Stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return res, nil
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		res.ExitCode = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			res.ExitCode = 128 + int(ws.Signal()) // killed from outside, as shells report it
+		}
+		return res, nil
+	case ctx.Err() != nil:
+		res.ExitCode = -1
+		return res, err
+	default:
+		return res, fault.Wrap(err, "EXECUTION.COMMAND.START", "cannot start %s", sh).WithHint("check that %s exists and the step's dir is a directory", sh)
+	}
+}
+
+// capped is a writer that keeps the first max bytes and counts the rest.
+type capped struct {
+	buf     bytes.Buffer
+	max     int
+	dropped int
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.max - c.buf.Len()
+	if room >= len(p) {
+		return c.buf.Write(p)
+	}
+	if room > 0 {
+		c.buf.Write(p[:room])
+	}
+	c.dropped += len(p) - max(room, 0)
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	if c.dropped == 0 {
+		return c.buf.String()
+	}
+	return c.buf.String() + "\n[awf: output truncated, " + strconv.Itoa(c.dropped) + " more bytes not kept]"
+}

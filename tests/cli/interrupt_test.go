@@ -1,0 +1,99 @@
+package cli_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const sleepyWorkflow = `name: sleepy
+states:
+  initial: nap
+  nap:
+    type: command
+    command: echo $$ > "{{.env.PIDDIR}}/sh"; sleep 1000 & echo $! > "{{.env.PIDDIR}}/bg"; wait
+    on_success: done
+    on_failure: done
+  done:
+    type: terminal
+`
+
+// TestInterruptLeavesNoChild sends SIGINT to awf as Ctrl+C would and checks, in the process
+// table, that the step's shell and its background child are gone and awf exits 130.
+func TestInterruptLeavesNoChild(t *testing.T) {
+	dir := project(t, map[string]string{"sleepy.yaml": sleepyWorkflow})
+	piddir := t.TempDir()
+	cmd := exec.Command(awfBin, "run", "sleepy")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PIDDIR="+piddir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := waitPIDs(t, filepath.Join(piddir, "sh"), filepath.Join(piddir, "bg"))
+	for _, p := range pids {
+		if !alive(p) {
+			t.Fatalf("pid %d not running before the interrupt", p)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("awf did not exit after SIGINT:\n%s", out.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Fatalf("exit %d, want 130:\n%s", code, out.String())
+	}
+	for _, p := range pids {
+		if alive(p) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+			t.Errorf("pid %d survived the interrupt", p)
+		}
+	}
+	if !strings.Contains(out.String(), "interrupted") {
+		t.Errorf("output does not say interrupted:\n%s", out.String())
+	}
+}
+
+func waitPIDs(t *testing.T, files ...string) []int {
+	t.Helper()
+	var pids []int
+	deadline := time.Now().Add(10 * time.Second)
+	for _, f := range files {
+		for {
+			b, err := os.ReadFile(f)
+			if n, perr := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && perr == nil && n > 0 {
+				pids = append(pids, n)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("pid file %s never written", f)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return pids
+}
+
+// alive reads /proc so a zombie counts as gone only once reaped: a zombie is a leak too.
+func alive(pid int) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b))
+	return len(f) > 2
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	domact "github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/activity"
+)
+
+func newActivityCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "activity",
+		Short: "Show what agents did: one record per tool call",
+	}
+	var (
+		file, runID, toolName, status, intentType, output string
+	)
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List tool-call records (all runs unless --run or --file)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(output, "table", "json"); err != nil {
+				return err
+			}
+			if status != "" && status != string(domact.OutcomeSuccess) && status != string(domact.OutcomeError) && status != string(domact.OutcomeRefused) {
+				return fault.New("USER.CLI.INVALID_STATUS", "unknown status %q", status).WithHint("use success, error or refused")
+			}
+			if intentType != "" && !tool.Variant(intentType).Valid() {
+				return fault.New("USER.CLI.INVALID_INTENT_TYPE", "unknown intent type %q", intentType).WithHint("use read, write or destructive")
+			}
+			files, err := activityFiles(g, file, runID)
+			if err != nil {
+				return err
+			}
+			f := domact.Filter{RunID: runID, Tool: toolName, Outcome: domact.Outcome(status), IntentType: tool.Variant(intentType)}
+			all := []domact.Record{}
+			for _, p := range files {
+				recs, err := activity.FileStore{Path: p}.List(cmd.Context(), f)
+				if err != nil {
+					return err
+				}
+				all = append(all, recs...)
+			}
+			sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
+			if output == "json" {
+				return writeJSON(cmd.OutOrStdout(), all)
+			}
+			printActivityTable(cmd.OutOrStdout(), all)
+			return nil
+		},
+	}
+	list.Flags().StringVar(&file, "file", "", "activity file to read (default: every run under .awf/runs)")
+	list.Flags().StringVar(&runID, "run", "", "only this run")
+	list.Flags().StringVar(&toolName, "tool", "", "only this tool")
+	list.Flags().StringVar(&status, "status", "", "only this outcome: success, error or refused")
+	list.Flags().StringVar(&intentType, "intent-type", "", "only this variant: read, write or destructive")
+	list.Flags().StringVarP(&output, "output", "o", "table", "table or json")
+
+	var showFile, showRun string
+	show := &cobra.Command{
+		Use:   "show <id>",
+		Short: "Show one record in full (an id or a unique prefix of at least 6 characters)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			files, err := activityFiles(g, showFile, showRun)
+			if err != nil {
+				return err
+			}
+			for _, p := range files {
+				rec, err := activity.FileStore{Path: p}.Get(cmd.Context(), args[0])
+				if err == nil {
+					return writeJSON(cmd.OutOrStdout(), rec)
+				}
+				if fault.CodeOf(err) != activity.CodeNotFound {
+					return err
+				}
+			}
+			return fault.New(activity.CodeNotFound, "no activity record with id %q", args[0]).WithHint("list ids with `awf activity list`")
+		},
+	}
+	show.Flags().StringVar(&showFile, "file", "", "activity file to read")
+	show.Flags().StringVar(&showRun, "run", "", "only this run")
+	cmd.AddCommand(list, show)
+	return cmd
+}
+
+// activityFiles picks the files to read: --file, the file of --run, or every run's file.
+func activityFiles(g *globalFlags, file, runID string) ([]string, error) {
+	if file != "" {
+		return []string{file}, nil
+	}
+	root, err := g.projectRoot()
+	if err != nil {
+		return nil, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+	}
+	runs, err := activity.FindRunFiles(filepath.Join(root, ".awf", "runs"))
+	if err != nil {
+		return nil, err
+	}
+	if runID != "" {
+		p, ok := runs[runID]
+		if !ok {
+			return nil, fault.New(activity.CodeNotFound, "run %q has no activity file", runID).WithHint("runs live in %s", filepath.Join(root, ".awf", "runs"))
+		}
+		return []string{p}, nil
+	}
+	ids := make([]string, 0, len(runs))
+	for id := range runs {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	out := make([]string, 0, len(ids))
+	for _, id := range ids {
+		out = append(out, runs[id])
+	}
+	return out, nil
+}
+
+func printActivityTable(w io.Writer, recs []domact.Record) {
+	if len(recs) == 0 {
+		fmt.Fprintln(w, "no activity records")
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tTIME\tRUN\tSTEP\tTOOL\tSOURCE\tINTENT\tDECISION\tOUTCOME\tDURATION\tERROR")
+	for _, r := range recs {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			short(r.ID, 12), r.Time.Local().Format(time.TimeOnly), dash(r.RunID), dash(r.Step), r.Tool, r.Source,
+			dash(string(r.Intent.Variant)), dash(r.Intent.Decision), r.Outcome,
+			(time.Duration(r.DurationMS * float64(time.Millisecond))).Round(time.Microsecond), short(oneLine(r.Error), 60))
+	}
+	_ = tw.Flush()
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func short(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,187 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// errStopped ends the session when the context given to Serve is cancelled.
+var errStopped = errors.New("mcpserver: serve context cancelled")
+
+// lineWriter serializes every write to the client. Both the SDK (responses,
+// notifications) and the line filter (error responses) write through it,
+// each message as a single Write of one whole line, so lines never interleave.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (lw *lineWriter) writeLine(data []byte) error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	_, err := lw.w.Write(data)
+	return err
+}
+
+// conn is the mcp.Connection the SDK session runs on. A reader goroutine
+// splits the input into lines, answers bad lines itself and passes decoded
+// messages on through incoming; Write encodes each SDK message as one line.
+type conn struct {
+	r      io.Reader
+	out    *lineWriter
+	lines  *lineReader
+	limit  int
+	logger *slog.Logger
+	stop   <-chan struct{} // the Serve context's Done channel
+
+	incoming   chan jsonrpc.Message
+	readerDone chan struct{} // closed when the reader goroutine returns
+
+	endOnce sync.Once
+	ended   chan struct{} // closed on the first read or write failure
+	endErr  error         // set before ended is closed
+
+	closeOnce sync.Once
+	closed    chan struct{}
+}
+
+func newConn(r io.Reader, w io.Writer, limit int, stop <-chan struct{}, logger *slog.Logger) *conn {
+	return &conn{
+		r:          r,
+		out:        &lineWriter{w: w},
+		lines:      newLineReader(r, limit),
+		limit:      limit,
+		logger:     logger,
+		stop:       stop,
+		incoming:   make(chan jsonrpc.Message),
+		readerDone: make(chan struct{}),
+		ended:      make(chan struct{}),
+		closed:     make(chan struct{}),
+	}
+}
+
+// end records the first failure of the connection; later ones are ignored.
+func (c *conn) end(err error) {
+	c.endOnce.Do(func() {
+		c.endErr = err
+		close(c.ended)
+	})
+}
+
+// readLoop runs in its own goroutine until the input ends, fails, or the
+// connection is stopped or closed.
+func (c *conn) readLoop() {
+	defer close(c.readerDone)
+	for {
+		l, err := c.lines.next()
+		if err != nil {
+			c.end(err)
+			return
+		}
+		msg, rej := judge(l, c.limit)
+		if rej != nil {
+			c.logger.Warn("mcpserver: rejected input line", "code", rej.code, "reason", rej.message, "bytes", l.size)
+			if err := c.out.writeLine(rej.encode()); err != nil {
+				c.end(fmt.Errorf("writing an error response: %w", err))
+				return
+			}
+			continue
+		}
+		if msg == nil {
+			continue
+		}
+		select {
+		case c.incoming <- msg:
+		case <-c.closed:
+			return
+		case <-c.stop:
+			return
+		}
+	}
+}
+
+// Read implements mcp.Connection. Messages read before a failure are
+// delivered before the failure itself, because incoming is unbuffered.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case msg := <-c.incoming:
+		return msg, nil
+	case <-c.ended:
+		return nil, c.endErr
+	case <-c.stop:
+		return nil, errStopped
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Write implements mcp.Connection.
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		msg = withErrorCode(resp)
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return fmt.Errorf("encoding a JSON-RPC message: %w", err)
+	}
+	if err := c.out.writeLine(append(data, '\n')); err != nil {
+		c.end(fmt.Errorf("writing to the client: %w", err))
+		return err
+	}
+	return nil
+}
+
+// withErrorCode gives an error response without a JSON-RPC code (the SDK
+// sends code 0 for plain Go errors, such as a call made before initialize)
+// the code -32603 Internal error, so clients always see a valid code.
+func withErrorCode(resp *jsonrpc.Response) *jsonrpc.Response {
+	if resp.Error == nil {
+		return resp
+	}
+	var wire *jsonrpc.Error
+	if errors.As(resp.Error, &wire) && wire.Code != 0 {
+		return resp
+	}
+	fixed := *resp
+	fixed.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: resp.Error.Error()}
+	return &fixed
+}
+
+// Close implements mcp.Connection. It releases the reader goroutine: at once
+// when it waits to hand over a message, and, when the reader supports read
+// deadlines (pipes from os.Pipe, net.Conn), also when it is blocked reading.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		c.interruptRead()
+	})
+	return nil
+}
+
+func (c *conn) interruptRead() {
+	if d, ok := c.r.(interface{ SetReadDeadline(time.Time) error }); ok {
+		_ = d.SetReadDeadline(time.Unix(1, 0))
+	}
+}
+
+// SessionID implements mcp.Connection; stdio sessions have no id.
+func (c *conn) SessionID() string { return "" }
+
+// transport hands the SDK a connection that already exists.
+type transport struct{ conn *conn }
+
+// Connect implements mcp.Transport.
+func (t transport) Connect(context.Context) (mcp.Connection, error) { return t.conn, nil }

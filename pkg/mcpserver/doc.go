@@ -1,0 +1,56 @@
+// Package mcpserver serves tools to an MCP client over stdio (newline-
+// delimited JSON-RPC 2.0), on top of the official go-sdk, which does the
+// protocol itself: initialize and version negotiation, tools/list,
+// tools/call, cancellation.
+//
+// It exists because the SDK's stdio transport, used as is, fails in ways an
+// agent CLI notices:
+//
+//   - One malformed line ends the session. The SDK decodes the input as a
+//     stream of JSON values and closes the connection on the first one it
+//     cannot use, so a stray log line, a truncated write or a batch array
+//     takes every tool away from the agent. Here the input is read line by
+//     line (each line bounded by Options.MaxLineBytes, longer lines are
+//     skipped without being buffered) and each line is judged on its own: a
+//     line that is not JSON is answered with -32700 Parse error, valid JSON
+//     that is not one JSON-RPC 2.0 message with -32600 Invalid Request
+//     (carrying the request's id when it can be read), blank lines are
+//     ignored, and only well-formed messages reach the SDK. Answers from this
+//     filter and from the SDK are written as whole lines under one lock, so
+//     they never interleave. Errors the SDK would send with code 0 get
+//     -32603, so every error carries a valid JSON-RPC code; unknown methods
+//     get -32601.
+//
+//   - A long tool call kept the server alive after its client left. Serve
+//     returns when its input reaches EOF (the client closed stdin or died) or
+//     its context is cancelled (SIGTERM), and before returning it cancels the
+//     context of every call in flight and waits for the handlers, at most
+//     Options.ShutdownTimeout. Handlers that start processes must kill them
+//     when their context is done.
+//
+// It also recovers a panicking handler into an error result, keeps tool calls
+// concurrent (a slow call does not hold up the others), and registers tools
+// with raw JSON arguments: the SDK does not validate them, the handler does.
+//
+// The package is public and has its own small types: it imports nothing from
+// awf's internal packages.
+//
+// # Usage
+//
+//	srv := mcpserver.New(mcpserver.Options{Name: "my-tools", Version: "1.0.0", Logger: logger})
+//	err := srv.AddTool(mcpserver.Tool{
+//		Name:        "greet",
+//		Description: "Greets someone by name.",
+//		InputSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`),
+//		Annotations: &mcpserver.Annotations{ReadOnlyHint: &yes},
+//	}, func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
+//		// decode and validate args, do the work, honour ctx
+//		return &mcpserver.Result{Content: []mcpserver.Content{{Type: "text", Text: "Hello"}}}, nil
+//	})
+//	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+//	defer stop()
+//	err = srv.ServeStdio(ctx)
+//
+// Nothing else may write to stdout while ServeStdio runs: it carries the
+// protocol. Send logs to stderr or a file.
+package mcpserver

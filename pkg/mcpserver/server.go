@@ -1,0 +1,228 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	// DefaultMaxLineBytes is the default limit on one input line, the same
+	// as the SDK's own default frame limit.
+	DefaultMaxLineBytes = mcp.DefaultMaxLineLength
+	// DefaultShutdownTimeout is the default time Serve waits, once the session
+	// has ended, for cancelled tool calls to return.
+	DefaultShutdownTimeout = 3 * time.Second
+	// readerExitWait bounds how long Serve waits for its reader goroutine
+	// after the session ended; only a reader blocked in a Read that cannot be
+	// interrupted takes that long.
+	readerExitWait = 100 * time.Millisecond
+)
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Name and Version identify the server to the client ("serverInfo").
+	Name    string
+	Version string
+	// Instructions are sent to the client at initialization, for the model.
+	Instructions string
+	// Logger receives diagnostics: rejected input lines, handler panics, the
+	// SDK's own session events. nil discards them. Never log to stdout: it
+	// carries the protocol.
+	Logger *slog.Logger
+	// MaxLineBytes limits one input line; a longer line is discarded unread
+	// and answered with an Invalid Request error. 0 means DefaultMaxLineBytes.
+	MaxLineBytes int
+	// ShutdownTimeout bounds how long Serve waits, after the session ended,
+	// for cancelled tool calls that ignore their context. 0 means
+	// DefaultShutdownTimeout.
+	ShutdownTimeout time.Duration
+}
+
+// Server is an MCP server offering tools over a newline-delimited JSON-RPC
+// stream. Create it with New, add tools, then call Serve or ServeStdio.
+type Server struct {
+	sdk      *mcp.Server
+	logger   *slog.Logger
+	maxLine  int
+	shutdown time.Duration
+
+	mu    sync.Mutex
+	names map[string]bool
+
+	inFlight atomic.Int64 // tool calls currently running, across sessions
+}
+
+// New returns a Server without tools.
+func New(opts Options) *Server {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	maxLine := opts.MaxLineBytes
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLineBytes
+	}
+	shutdown := opts.ShutdownTimeout
+	if shutdown <= 0 {
+		shutdown = DefaultShutdownTimeout
+	}
+	name := opts.Name
+	if name == "" {
+		name = "mcpserver"
+	}
+	sdk := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, &mcp.ServerOptions{
+		Instructions: opts.Instructions,
+		Logger:       logger,
+		// Only tools are offered; without this the SDK also advertises
+		// logging, which this server never sends.
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
+	return &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, names: map[string]bool{}}
+}
+
+// AddTool registers a tool. It fails on an invalid name, a schema that is not
+// a JSON object of type "object", a nil handler, or a name already added. A
+// tool added while a session is running is announced to its client.
+func (s *Server) AddTool(t Tool, h Handler) (err error) {
+	if h == nil {
+		return fmt.Errorf("tool %q: handler is nil", t.Name)
+	}
+	if err := validateTool(t); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.names[t.Name] {
+		return fmt.Errorf("tool %q is already registered; tool names must be unique", t.Name)
+	}
+	defer func() {
+		// The SDK panics on schemas it cannot use; report that as an error.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("tool %q rejected by the MCP SDK: %v", t.Name, p)
+		}
+	}()
+	s.sdk.AddTool(sdkTool(t), s.wrap(t.Name, h))
+	s.names[t.Name] = true
+	return nil
+}
+
+// wrap adapts h to the SDK's low-level handler: raw arguments in, no SDK-side
+// validation, panics turned into error results.
+func (s *Server) wrap(name string, h Handler) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.inFlight.Add(1)
+		defer s.inFlight.Add(-1)
+		args := json.RawMessage(`{}`)
+		if req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
+			args = req.Params.Arguments
+		}
+		res, err := s.invoke(ctx, name, h, args)
+		if err != nil {
+			return nil, rpcError(err)
+		}
+		return sdkResult(name, res)
+	}
+}
+
+// invoke calls h, recovering a panic into an error result: one faulty tool
+// must not take the server, and every other tool, down with it.
+func (s *Server) invoke(ctx context.Context, name string, h Handler, args json.RawMessage) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.logger.Error("mcpserver: tool handler panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			res = &Result{IsError: true, Content: []Content{{Type: "text", Text: fmt.Sprintf(
+				"tool %q failed with an internal error (panic: %v); this is a bug in the tool, retrying with the same arguments will fail again", name, p)}}}
+			err = nil
+		}
+	}()
+	return h(ctx, args)
+}
+
+// ServeStdio serves one session over os.Stdin and os.Stdout, as an MCP
+// server spawned by its client does. See Serve.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.Serve(ctx, os.Stdin, os.Stdout)
+}
+
+// Serve serves one MCP session: newline-delimited JSON-RPC messages read from
+// r, answers written to w. Malformed lines are answered with JSON-RPC errors
+// and skipped; they never end the session.
+//
+// Serve returns when r reaches EOF or ctx is cancelled, after cancelling the
+// context of every tool call in flight and waiting for those calls to return
+// (at most Options.ShutdownTimeout). It returns nil in both cases, an error
+// when reading or writing fails, when the SDK cannot start the session, or
+// when cancelled calls did not return in time (their goroutines are then
+// left running). If r has a SetReadDeadline method (os.Pipe ends, net.Conn),
+// Serve sets an expired deadline on return to release its reader; otherwise
+// a reader blocked in r.Read after cancellation stays blocked until r
+// returns, and then exits without handling what it read.
+func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger)
+	go c.readLoop()
+	defer s.releaseReader(c)
+
+	session, err := s.sdk.Connect(ctx, transport{conn: c}, nil)
+	if err != nil {
+		c.Close()
+		return fmt.Errorf("mcpserver: starting the MCP session: %w", err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- session.Wait() }()
+
+	finished := false
+	select {
+	case err = <-waited:
+		finished = true
+	case <-ctx.Done():
+	case <-c.ended:
+	}
+	if !finished {
+		// The session is ending: its reader has stopped, so the SDK has
+		// cancelled every call in flight. Give them time to return.
+		timer := time.NewTimer(s.shutdown)
+		defer timer.Stop()
+		select {
+		case err = <-waited:
+		case <-timer.C:
+			c.Close()
+			return fmt.Errorf("mcpserver: %d tool call(s) still running %s after the session ended; their handlers ignore context cancellation",
+				s.inFlight.Load(), s.shutdown)
+		}
+	}
+	return sessionError(err)
+}
+
+// releaseReader closes the connection and waits briefly for its reader
+// goroutine, so a finished Serve leaves no goroutine behind when r is at EOF
+// or can be interrupted.
+func (s *Server) releaseReader(c *conn) {
+	c.Close()
+	select {
+	case <-c.readerDone:
+	case <-time.After(readerExitWait):
+		s.logger.Debug("mcpserver: input reader still blocked after the session ended; it exits when the input returns")
+	}
+}
+
+// sessionError maps how the session ended to Serve's result: the expected
+// ends (input EOF, cancelled context) are not errors.
+func sessionError(err error) error {
+	switch {
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, errStopped):
+		return nil
+	default:
+		return fmt.Errorf("mcpserver: session ended: %w", err)
+	}
+}

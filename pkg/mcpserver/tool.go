@@ -1,0 +1,173 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Annotations are the MCP behaviour hints of a tool. Clients use them to
+// decide whether to ask the user before a call (codex, for one, refuses
+// read-only tools that do not say so), so set every hint you know. A nil hint
+// is left out and means the MCP default.
+type Annotations struct {
+	Title           string
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+}
+
+// Tool describes one tool as listed to the client.
+type Tool struct {
+	// Name is 1 to 128 characters of A-Z, a-z, 0-9, '_', '-' and '.'.
+	Name        string
+	Title       string
+	Description string
+	// InputSchema is a JSON Schema object whose "type" is "object"; use
+	// {"type":"object"} for a tool without arguments. The server does not
+	// validate arguments against it: that is the handler's job.
+	InputSchema json.RawMessage
+	Annotations *Annotations
+}
+
+// Content is one item of a tool result. Only text content is supported: Type
+// may be "text" or empty.
+type Content struct {
+	Type string
+	Text string
+}
+
+// Result is what a tool call returns to the client. A tool that fails in a way
+// the model should see and react to (bad arguments, file not found, command
+// failed) returns a Result with IsError set, not a Go error.
+type Result struct {
+	Content []Content
+	IsError bool
+}
+
+// Handler runs one tool call. arguments is the raw JSON object sent by the
+// client ({} when it sent none), not yet validated. ctx is cancelled when the
+// client cancels the call or the session ends; a handler must return soon
+// after. A non-nil error becomes a JSON-RPC error response with code -32603
+// (or the code of a wrapped *jsonrpc.Error), which clients treat as a protocol
+// failure rather than a tool failure; prefer Result.IsError for the latter.
+type Handler func(ctx context.Context, arguments json.RawMessage) (*Result, error)
+
+const maxToolNameLen = 128
+
+// validateTool checks what the SDK would only log or panic about, so that
+// AddTool can return an error instead.
+func validateTool(t Tool) error {
+	if t.Name == "" {
+		return errors.New("tool name is empty")
+	}
+	if len(t.Name) > maxToolNameLen {
+		return fmt.Errorf("tool name %q is %d bytes long; the limit is %d", t.Name, len(t.Name), maxToolNameLen)
+	}
+	if i := strings.IndexFunc(t.Name, func(r rune) bool { return !validNameRune(r) }); i >= 0 {
+		return fmt.Errorf("tool name %q contains %q; use only A-Z, a-z, 0-9, '_', '-' and '.'", t.Name, []rune(t.Name[i:])[0])
+	}
+	if len(bytes.TrimSpace(t.InputSchema)) == 0 {
+		return fmt.Errorf(`tool %q has no input schema; use {"type":"object"} for a tool without arguments`, t.Name)
+	}
+	var schema map[string]json.RawMessage
+	if err := json.Unmarshal(t.InputSchema, &schema); err != nil || schema == nil {
+		return fmt.Errorf("tool %q: input schema must be a JSON object: %s", t.Name, schemaProblem(err))
+	}
+	var typ string
+	if raw, ok := schema["type"]; !ok || json.Unmarshal(raw, &typ) != nil || typ != "object" {
+		return fmt.Errorf(`tool %q: input schema must have "type": "object", got %s`, t.Name, orMissing(schema["type"]))
+	}
+	return nil
+}
+
+func validNameRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.'
+}
+
+func schemaProblem(err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return "got null"
+}
+
+func orMissing(raw json.RawMessage) string {
+	if raw == nil {
+		return "no type"
+	}
+	return string(raw)
+}
+
+// sdkTool converts t to the SDK's form. The schema is copied so later changes
+// to the caller's slice cannot alter what is listed.
+func sdkTool(t Tool) *mcp.Tool {
+	return &mcp.Tool{
+		Name:        t.Name,
+		Title:       t.Title,
+		Description: t.Description,
+		InputSchema: json.RawMessage(bytes.Clone(t.InputSchema)),
+		Annotations: sdkAnnotations(t.Annotations),
+	}
+}
+
+// sdkAnnotations maps the hints. The SDK always emits readOnlyHint and
+// idempotentHint (plain bools there), so a tool without a title or any hint
+// gets no annotations object at all rather than two invented false hints.
+func sdkAnnotations(a *Annotations) *mcp.ToolAnnotations {
+	if a == nil || (a.Title == "" && a.ReadOnlyHint == nil && a.DestructiveHint == nil &&
+		a.IdempotentHint == nil && a.OpenWorldHint == nil) {
+		return nil
+	}
+	return &mcp.ToolAnnotations{
+		Title:           a.Title,
+		ReadOnlyHint:    a.ReadOnlyHint != nil && *a.ReadOnlyHint,
+		IdempotentHint:  a.IdempotentHint != nil && *a.IdempotentHint,
+		DestructiveHint: cloneBool(a.DestructiveHint),
+		OpenWorldHint:   cloneBool(a.OpenWorldHint),
+	}
+}
+
+func cloneBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
+}
+
+// sdkResult converts a handler's result. A nil result is an empty success.
+func sdkResult(name string, r *Result) (*mcp.CallToolResult, error) {
+	out := &mcp.CallToolResult{Content: []mcp.Content{}}
+	if r == nil {
+		return out, nil
+	}
+	out.IsError = r.IsError
+	for _, c := range r.Content {
+		if c.Type != "" && c.Type != "text" {
+			return nil, &jsonrpc.Error{
+				Code:    jsonrpc.CodeInternalError,
+				Message: fmt.Sprintf("tool %q returned content of type %q; only text content is supported", name, c.Type),
+			}
+		}
+		out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+	}
+	return out, nil
+}
+
+// rpcError keeps the code of a wrapped *jsonrpc.Error and gives any other
+// error the code -32603 Internal error.
+func rpcError(err error) error {
+	var wire *jsonrpc.Error
+	if errors.As(err, &wire) && wire.Code != 0 {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -79,7 +80,9 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 	root, _ := g.projectRoot()
 	runID := newRunID()
 	runDir := filepath.Join(root, ".awf", "runs", runID)
-	level := zapcore.WarnLevel
+	// Step results are already on the terminal through the observer; the console log is for
+	// awf's own trouble unless -v asks for everything.
+	level := zapcore.ErrorLevel
 	if g.verbose {
 		level = zapcore.DebugLevel
 	}
@@ -152,6 +155,28 @@ func (o *textObserver) StepFinished(r run.StepResult) {
 		line += " → " + r.Next
 	}
 	fmt.Fprintln(o.out, line)
+	printIndented(o.out, r.Output)
+	if r.Status != run.StepSuccess {
+		printIndented(o.out, r.Stderr)
+	}
+}
+
+// printIndented shows a step's output under its line, at most maxShownLines lines, so the
+// terminal shows what happened without drowning in it; the full text is in --format json.
+func printIndented(w io.Writer, text string) {
+	const maxShownLines = 20
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if i == maxShownLines {
+			fmt.Fprintf(w, "  │ … %d more lines (see --format json)\n", len(lines)-maxShownLines)
+			break
+		}
+		fmt.Fprintln(w, "  │ "+l)
+	}
 }
 
 func printRunText(out io.Writer, res *run.Result, err error) {

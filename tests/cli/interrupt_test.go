@@ -58,9 +58,13 @@ func TestInterruptLeavesNoChild(t *testing.T) {
 		t.Fatalf("exit %d, want 130:\n%s", code, out.String())
 	}
 	for _, p := range pids {
+		// The group was killed before awf exited; give the kernel a moment to tear it down.
+		for deadline := time.Now().Add(2 * time.Second); alive(p) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
 		if alive(p) {
 			_ = syscall.Kill(p, syscall.SIGKILL)
-			t.Errorf("pid %d survived the interrupt", p)
+			t.Errorf("pid %d survived the interrupt: %s", p, procState(p))
 		}
 	}
 	if !strings.Contains(out.String(), "interrupted") {
@@ -86,6 +90,11 @@ func waitPIDs(t *testing.T, files ...string) []int {
 		}
 	}
 	return pids
+}
+
+func procState(pid int) string {
+	b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	return string(b)
 }
 
 // alive reads /proc so a zombie counts as gone only once reaped: a zombie is a leak too.

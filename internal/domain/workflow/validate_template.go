@@ -1,0 +1,104 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+// templateFields are the state keys interpolated at run time (DESIGN §3).
+var templateFields = []struct {
+	key string
+	get func(*State) string
+}{
+	{"command", func(s *State) string { return s.Command }},
+	{"prompt", func(s *State) string { return s.Prompt }},
+	{"dir", func(s *State) string { return s.Dir }},
+}
+
+// The interpolation data: its roots and the fields of the values under them.
+var (
+	templateRoots  = []string{"inputs", "states", "env", "workflow"}
+	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status"}
+	workflowFields = []string{"ID", "Name"}
+)
+
+const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status, .env.VAR and .workflow.ID|Name"
+
+func (v *validator) template(s *State, key, text string) {
+	refs, err := TemplateRefs(text)
+	pos := s.ValueAt(key)
+	if err != nil {
+		var te *TemplateError
+		msg := err.Error()
+		if errors.As(err, &te) {
+			msg = te.Error()
+		}
+		v.ds.Errorf(pos, CodeTemplateSyntax, "check the {{ }} actions: each opens with {{ and closes with }}, e.g. {{.inputs.target}}",
+			"%s of state %q is not a valid template: %s", key, s.Name, msg)
+		return
+	}
+	for _, r := range refs {
+		where := fmt.Sprintf("%s of state %q", key, s.Name)
+		if r.Line > 1 {
+			where = fmt.Sprintf("line %d of %s", r.Line, where)
+		}
+		v.ref(pos, where, r)
+	}
+}
+
+// ref checks one reference against the data the runner provides.
+func (v *validator) ref(pos fault.Position, where string, r Ref) {
+	p := r.Path
+	switch p[0] {
+	case "inputs":
+		if len(p) < 2 {
+			return
+		}
+		if !slices.Contains(v.inputNames, p[1]) {
+			hint := "declare it under `inputs:` with `- name: " + p[1] + "`"
+			if s := Suggest(p[1], v.inputNames); s != "" {
+				hint = "did you mean '" + s + "'?"
+			}
+			v.ds.Errorf(pos, CodeTemplateUnknownInput, hint, "%s refers to undeclared input %q (%s)", where, p[1], r)
+			return
+		}
+		if len(p) > 2 {
+			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of input %q, which is a plain value (%s)", where, p[2], p[1], r)
+		}
+	case "states":
+		if len(p) < 2 {
+			return
+		}
+		if v.w.States[p[1]] == nil {
+			v.ds.Errorf(pos, CodeTemplateUnknownState, DidYouMean(p[1], v.stateNames), "%s refers to unknown state %q (%s)", where, p[1], r)
+			return
+		}
+		if len(p) > 2 && !slices.Contains(stateFields, p[2]) {
+			v.ds.Errorf(pos, CodeTemplateUnknownField, DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
+			return
+		}
+		if len(p) > 3 {
+			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:3]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[3], Ref{Path: p[:3]}, r)
+		}
+	case "env":
+		if len(p) > 2 {
+			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of environment variable %q, which is a plain value (%s)", where, p[2], p[1], r)
+		}
+	case "workflow":
+		switch {
+		case len(p) > 1 && !slices.Contains(workflowFields, p[1]):
+			v.ds.Errorf(pos, CodeTemplateUnknownField, DidYouMean(p[1], workflowFields), "%s reads unknown field %q of .workflow (%s)", where, p[1], r)
+		case len(p) > 2:
+			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
+		}
+	default:
+		hint := templateDataHint
+		if s := Suggest(p[0], templateRoots); s != "" {
+			hint = "did you mean '." + s + "'? " + templateDataHint
+		}
+		v.ds.Errorf(pos, CodeTemplateUnknownReference, hint, "%s uses unknown reference %s", where, r)
+	}
+}

@@ -1,0 +1,243 @@
+package yamlrepo
+
+import (
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// The schema of a workflow file (DESIGN §3). State keys live in the domain, which also decides
+// which state types accept them.
+var (
+	topKeys   = []string{"name", "description", "version", "inputs", "states"}
+	inputKeys = []string{"name", "type", "required", "default", "description"}
+)
+
+// posMaps records key and value positions by dotted path.
+type posMaps struct {
+	keys, values map[string]fault.Position
+}
+
+func newPosMaps() posMaps {
+	return posMaps{keys: map[string]fault.Position{}, values: map[string]fault.Position{}}
+}
+
+func (l *loader) record(m posMaps, path string, k, v *yaml.Node) {
+	m.keys[path] = l.pos(k)
+	if v != nil {
+		m.values[path] = l.pos(v)
+	}
+}
+
+// copyInto adds the positions of src to dst under prefix ("states.build.").
+func copyInto(dst, src posMaps, prefix string) {
+	for p, v := range src.keys {
+		dst.keys[prefix+p] = v
+	}
+	for p, v := range src.values {
+		dst.values[prefix+p] = v
+	}
+}
+
+// workflow decodes the root mapping of the file.
+func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
+	pm := newPosMaps()
+	w := &workflow.Workflow{File: l.file, States: map[string]*workflow.State{}, Pos: pm.keys, ValuePos: pm.values}
+	entries, _ := l.mapping(root, "the workflow", "`name: review` followed by `states:`")
+	for _, e := range entries {
+		if !contains(topKeys, e.key) {
+			l.unknownKey(e, workflow.CodeUnknownKey, "at the top level", topKeys)
+			continue
+		}
+		l.record(pm, e.key, e.k, e.v)
+		switch e.key {
+		case "name":
+			w.Name = l.str(e.v, "name")
+		case "description":
+			w.Description = l.str(e.v, "description")
+		case "version":
+			w.Version = l.str(e.v, "version")
+		case "inputs":
+			l.inputs(w, pm, e.v)
+		case "states":
+			l.states(w, pm, e)
+		}
+	}
+	return w
+}
+
+func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
+	items, _ := l.sequence(n, "inputs", "`- name: target` with `type: string` below it")
+	for i, item := range items {
+		path := fmt.Sprintf("inputs[%d]", i)
+		l.record(pm, path, item, item)
+		in := workflow.Input{Type: workflow.InputString, Pos: l.pos(item)}
+		var def *yaml.Node
+		entries, _ := l.mapping(item, fmt.Sprintf("input #%d", i+1), "`- name: target`")
+		for _, e := range entries {
+			if !contains(inputKeys, e.key) {
+				l.unknownKey(e, workflow.CodeUnknownKey, "in an input", inputKeys)
+				continue
+			}
+			l.record(pm, path+"."+e.key, e.k, e.v)
+			switch e.key {
+			case "name":
+				in.Name = l.str(e.v, "the input name")
+			case "type":
+				in.Type = workflow.InputType(l.str(e.v, "the input type"))
+			case "required":
+				in.Required = l.boolean(e.v, "required", false)
+			case "default":
+				def = e.v
+			case "description":
+				in.Description = l.str(e.v, "the input description")
+			}
+		}
+		if def != nil {
+			in.Default = l.inputDefault(in.Type, def, path+".default")
+		}
+		w.Inputs = append(w.Inputs, in)
+	}
+}
+
+// inputDefault decodes a default. For string inputs any scalar is taken as written (so
+// `default: 8080` works); otherwise the YAML type is kept and validation compares it with the
+// declared type.
+func (l *loader) inputDefault(t workflow.InputType, n *yaml.Node, path string) any {
+	r := l.resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	if (t == workflow.InputString || t == "") && r.Kind == yaml.ScalarNode {
+		return r.Value
+	}
+	return l.value(n, path, 0, nil)
+}
+
+// states decodes the `states:` mapping: `initial:` and one entry per state.
+func (l *loader) states(w *workflow.Workflow, pm posMaps, states entry) {
+	entries, ok := l.mapping(states.v, "states", "`states: {initial: build, build: {...}}`")
+	if !ok {
+		l.hush(states.k) // "no states" would only repeat it
+	}
+	for _, e := range entries {
+		path := "states." + e.key
+		l.record(pm, path, e.k, e.v)
+		if e.key == "initial" {
+			if r := l.resolve(e.v); r != nil && r.Kind == yaml.MappingNode {
+				l.invalid(e.k, "rename this state, and set `initial: <its new name>`",
+					"`initial` names the first state; it cannot be a state itself")
+				l.hush(e.v) // where "no initial state" would be reported
+				continue
+			}
+			w.Initial = l.str(e.v, "states.initial")
+			continue
+		}
+		s, spm := l.state(e)
+		w.States[s.Name] = s
+		w.Order = append(w.Order, s.Name)
+		copyInto(pm, spm, path+".")
+	}
+}
+
+// state decodes one state. The type is read first so that key errors can name the right keys.
+func (l *loader) state(e entry) (*workflow.State, posMaps) {
+	spm := newPosMaps()
+	s := &workflow.State{Name: e.key, Pos: l.pos(e.k), KeyPos: spm.keys, ValuePos: spm.values}
+	es, ok := l.mapping(e.v, fmt.Sprintf("state %q", e.key), fmt.Sprintf("`%s: {type: command, command: make, on_success: done}`", e.key))
+	if !ok {
+		l.hush(e.k) // a state that is not a mapping has no type, no transitions…
+	}
+	for _, f := range es {
+		if f.key == "type" {
+			s.Type, _ = workflow.ParseStateType(l.str(f.v, "type"))
+		}
+	}
+	all := workflow.StateKeys("")
+	for _, f := range es {
+		if !contains(all, f.key) {
+			l.unknownStateKey(s, f)
+			continue
+		}
+		l.record(spm, f.key, f.k, f.v)
+		switch f.key {
+		case "description":
+			s.Description = l.str(f.v, "description")
+		case "command":
+			s.Command = l.str(f.v, "command")
+		case "dir":
+			s.Dir = l.str(f.v, "dir")
+		case "provider":
+			s.Provider = l.str(f.v, "provider")
+		case "prompt":
+			s.Prompt = l.str(f.v, "prompt")
+		case "prompt_file":
+			s.PromptFile = l.str(f.v, "prompt_file")
+		case "options":
+			s.Options = l.options(f.v, spm)
+		case "timeout":
+			s.Timeout = l.timeout(f.v)
+		case "on_success":
+			s.OnSuccess = l.str(f.v, "on_success")
+		case "on_failure":
+			s.OnFailure = l.str(f.v, "on_failure")
+		case "mcp_proxy":
+			m, mpm := l.proxy(f)
+			s.MCPProxy = m
+			copyInto(spm, mpm, "mcp_proxy.")
+		case "status":
+			s.Status = workflow.TerminalStatus(l.str(f.v, "status"))
+		case "message":
+			s.Message = l.str(f.v, "message")
+		}
+	}
+	if s.Type == workflow.StateTerminal && s.Status == "" {
+		if _, written := spm.keys["status"]; !written {
+			s.Status = workflow.StatusSuccess
+		}
+	}
+	return s, spm
+}
+
+// unknownStateKey reports a key that no state type accepts. Suggestions come from the keys of
+// the state's own type first, so `comand` on a command state says `command`.
+func (l *loader) unknownStateKey(s *workflow.State, f entry) {
+	where := fmt.Sprintf("in state %q", s.Name)
+	if f.key == "agent" {
+		l.ds.Errorf(l.pos(f.k), workflow.CodeUnknownKey,
+			"awf states are flat: write `type: agent` with `provider:` and `prompt:` directly in the state",
+			"unknown key %q %s", f.key, where)
+		return
+	}
+	own := workflow.StateKeys(s.Type)
+	if workflow.Suggest(f.key, own) != "" {
+		l.unknownKey(f, workflow.CodeUnknownKey, where, own)
+		return
+	}
+	l.unknownKey(f, workflow.CodeUnknownKey, where, workflow.StateKeys(""))
+}
+
+func (l *loader) options(n *yaml.Node, spm posMaps) map[string]any {
+	r := l.resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	if r.Kind != yaml.MappingNode {
+		l.invalid(n, "write it as a mapping, e.g. `options: {model: sonnet}`", "options must be a mapping, got %s", kindName(r))
+		return nil
+	}
+	v, _ := l.value(n, "options", 0, func(path string, k, v *yaml.Node) { l.record(spm, path, k, v) }).(map[string]any)
+	return v
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,128 @@
+package yamlrepo
+
+import (
+	"fmt"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// The mcp_proxy schema (DESIGN §4, §5).
+var (
+	proxyKeys      = []string{"enable", "intercept_builtins", "plugin_tools", "intent"}
+	pluginToolKeys = []string{"plugin", "expose"}
+	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration"}
+)
+
+// timeout reads a Go duration ("30s", "5m", "1h30m"). A bad one is reported at the value and
+// yields 0; a negative one is kept for validation to report.
+func (l *loader) timeout(n *yaml.Node) time.Duration {
+	r := l.resolve(n)
+	if isNull(r) {
+		return 0
+	}
+	const hint = "write a Go duration with a unit, such as 30s, 5m or 1h30m"
+	if r.Kind != yaml.ScalarNode {
+		l.ds.Errorf(l.pos(n), workflow.CodeInvalidTimeout, hint, "timeout must be a duration, got %s", kindName(r))
+		return 0
+	}
+	d, err := time.ParseDuration(r.Value)
+	if err != nil {
+		l.ds.Errorf(l.pos(n), workflow.CodeInvalidTimeout, hint, "timeout %q is not a duration", r.Value)
+		return 0
+	}
+	return d
+}
+
+// proxy decodes an mcp_proxy block, applying the defaults of DESIGN §4: intercept_builtins true,
+// every variant allowed, strict server validation.
+func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
+	pm := newPosMaps()
+	m := &workflow.MCPProxy{InterceptBuiltins: true, Intent: workflow.DefaultIntent(), Pos: l.pos(e.k), KeyPos: pm.keys, ValuePos: pm.values}
+	entries, _ := l.mapping(e.v, "mcp_proxy", "`mcp_proxy: {enable: true}`")
+	for _, f := range entries {
+		if !contains(proxyKeys, f.key) {
+			l.unknownKey(f, workflow.CodeProxyUnknownKey, "in mcp_proxy", proxyKeys)
+			continue
+		}
+		l.record(pm, f.key, f.k, f.v)
+		switch f.key {
+		case "enable":
+			m.Enable = l.boolean(f.v, "mcp_proxy.enable", false)
+		case "intercept_builtins":
+			m.InterceptBuiltins = l.boolean(f.v, "mcp_proxy.intercept_builtins", true)
+		case "plugin_tools":
+			var ok bool
+			if m.PluginTools, ok = l.pluginTools(f.v, pm); !ok {
+				l.hush(e.k) // where "the proxy would serve no tool" would be reported
+			}
+		case "intent":
+			l.intent(f.v, pm, &m.Intent)
+		}
+	}
+	return m, pm
+}
+
+func (l *loader) pluginTools(n *yaml.Node, pm posMaps) ([]workflow.PluginTools, bool) {
+	var out []workflow.PluginTools
+	items, ok := l.sequence(n, "plugin_tools", "`- {plugin: echo, expose: [echo]}`")
+	for i, item := range items {
+		path := fmt.Sprintf("plugin_tools[%d]", i)
+		l.record(pm, path, item, item)
+		pt := workflow.PluginTools{Pos: l.pos(item)}
+		entries, _ := l.mapping(item, fmt.Sprintf("plugin_tools entry #%d", i+1), "`{plugin: echo, expose: [echo]}`")
+		for _, f := range entries {
+			if !contains(pluginToolKeys, f.key) {
+				l.unknownKey(f, workflow.CodeProxyUnknownKey, "in a plugin_tools entry", pluginToolKeys)
+				continue
+			}
+			l.record(pm, path+"."+f.key, f.k, f.v)
+			switch f.key {
+			case "plugin":
+				pt.Plugin = l.str(f.v, "plugin")
+				pt.Pos = l.pos(f.v)
+			case "expose":
+				var ok bool
+				if pt.Expose, pt.ExposePos, ok = l.strList(f.v, "expose", "`expose: [search, fetch]`"); !ok {
+					l.hush(f.k) // where "exposes no operation" would be reported
+				}
+				for j, p := range pt.ExposePos {
+					pm.keys[fmt.Sprintf("%s.expose[%d]", path, j)] = p
+					pm.values[fmt.Sprintf("%s.expose[%d]", path, j)] = p
+				}
+			}
+		}
+		out = append(out, pt)
+	}
+	return out, ok
+}
+
+func (l *loader) intent(n *yaml.Node, pm posMaps, s *workflow.IntentSettings) {
+	entries, _ := l.mapping(n, "mcp_proxy.intent", "`intent: {split: true}`")
+	for _, f := range entries {
+		if !contains(intentKeys, f.key) {
+			l.unknownKey(f, workflow.CodeProxyUnknownKey, "in mcp_proxy.intent", intentKeys)
+			continue
+		}
+		l.record(pm, "intent."+f.key, f.k, f.v)
+		switch f.key {
+		case "split":
+			s.Split = l.boolean(f.v, "intent.split", false)
+		case "allow":
+			names, pos, _ := l.strList(f.v, "intent.allow", "`allow: [read, write]`")
+			s.Allow = make([]tool.Variant, len(names))
+			for j, name := range names {
+				s.Allow[j] = tool.Variant(name)
+				pm.keys[fmt.Sprintf("intent.allow[%d]", j)] = pos[j]
+				pm.values[fmt.Sprintf("intent.allow[%d]", j)] = pos[j]
+			}
+		case "strict_server_validation":
+			s.StrictServerValidation = l.boolean(f.v, "intent.strict_server_validation", true)
+		case "require_declaration":
+			s.RequireDeclaration = l.boolean(f.v, "intent.require_declaration", false)
+		}
+	}
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/infrastructure/logging"
+	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
+	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
+)
+
+// newMCPServeCmd is the subprocess an agent CLI spawns. stdout carries only JSON-RPC; anything
+// for humans goes to stderr or the log file.
+func newMCPServeCmd() *cobra.Command {
+	var configPath string
+	cmd := &cobra.Command{
+		Use:    "mcp-serve [--config file]",
+		Short:  "Serve awf's tools over MCP stdio (spawned by agent CLIs)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cfg, err := loadServeConfig(configPath)
+			if err != nil {
+				return err
+			}
+			level := zapcore.WarnLevel
+			logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: level, File: cfg.LogFile})
+			if err != nil {
+				return fault.Wrap(err, proxyserve.CodeConfig, "cannot open log_file %s", cfg.LogFile)
+			}
+			defer func() { _ = closeLog() }()
+			_, shutdown, err := telemetry.Setup(cmd.Context(), "awf-mcp-serve")
+			if err != nil {
+				return fault.Wrap(err, "USER.OTEL.CONFIG", "cannot set up tracing from OTEL_* variables")
+			}
+			defer func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+				defer cancel()
+				_ = shutdown(ctx)
+			}()
+			deps := proxyserve.Deps{Logger: logger, Version: version}
+			return proxyserve.Serve(cmd.Context(), cfg, deps, os.Stdin, os.Stdout)
+		},
+	}
+	cmd.Flags().StringVar(&configPath, "config", "", "JSON config written by awf for one agent step (default: built-in tools over the current directory)")
+	return cmd
+}
+
+func loadServeConfig(path string) (proxy.ServeConfig, error) {
+	if path == "" {
+		return proxy.ServeConfig{}, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return proxy.ServeConfig{}, fault.Wrap(err, proxyserve.CodeConfig, "cannot read mcp-serve config %s", path)
+	}
+	defer func() { _ = f.Close() }()
+	cfg, err := proxy.Decode(f)
+	if err != nil {
+		return cfg, fault.New(proxyserve.CodeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
+	}
+	return cfg, nil
+}

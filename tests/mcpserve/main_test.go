@@ -1,0 +1,134 @@
+// Package mcpserve_test drives the real `awf mcp-serve` binary with the official go-sdk MCP
+// client, as an agent CLI would: spawn, initialize, list, call.
+package mcpserve_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var awfBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "awf-mcpserve-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	awfBin = filepath.Join(dir, "awf")
+	_, file, _, _ := runtime.Caller(0)
+	build := exec.Command("go", "build", "-o", awfBin, "./cmd/awf")
+	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building awf:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// server is one running `awf mcp-serve` with its root and activity file.
+type server struct {
+	root     string
+	activity string
+	ready    string
+	session  *mcp.ClientSession
+	cmd      *exec.Cmd
+}
+
+// start writes a config (extra keys merged over the defaults) and connects a go-sdk client.
+func start(t *testing.T, extra map[string]any) *server {
+	t.Helper()
+	root := t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	state := t.TempDir()
+	s := &server{root: root, activity: filepath.Join(state, "activity.jsonl"), ready: filepath.Join(state, "ready.json")}
+	cfg := map[string]any{
+		"root_dir": root, "activity_file": s.activity, "ready_file": s.ready,
+		"log_file": filepath.Join(state, "serve.log"), "run_id": "run-test", "step": "step-test",
+	}
+	for k, v := range extra {
+		cfg[k] = v
+	}
+	cfgPath := filepath.Join(state, "config.json")
+	b, _ := json.Marshal(cfg)
+	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s.cmd = exec.Command(awfBin, "mcp-serve", "--config", cfgPath)
+	s.cmd.Stderr = os.Stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	s.session = sess
+	t.Cleanup(func() { _ = sess.Close() })
+	return s
+}
+
+// call invokes a tool and returns its joined text and error flag.
+func (s *server) call(t *testing.T, name string, args any) (string, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("call %s: protocol error %v", name, err)
+	}
+	return text(res), res.IsError
+}
+
+func text(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (s *server) write(t *testing.T, rel, body string, mode os.FileMode) string {
+	t.Helper()
+	p := filepath.Join(s.root, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// records reads the activity file.
+func (s *server) records(t *testing.T) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(s.activity)
+	if err != nil {
+		t.Fatalf("activity file: %v", err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("activity line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}

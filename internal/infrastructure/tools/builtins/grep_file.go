@@ -1,0 +1,118 @@
+package builtins
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"syscall"
+)
+
+// mmapThreshold is the size from which Grep maps a file instead of reading it: memory then
+// stays flat however large the file (or its longest line) is.
+const mmapThreshold = 32 << 20
+
+// keepBufferMax is the largest read buffer a worker keeps for the next file.
+const keepBufferMax = 4 << 20
+
+// fileReader loads whole files for one Grep worker, reusing its buffer. Raw syscalls avoid the
+// os.File poller registration, which costs a syscall per file on a tree of thousands of files.
+type fileReader struct {
+	buf []byte
+}
+
+// loaded is a file's content and metadata; release must be called when done with data.
+type loaded struct {
+	data  []byte
+	mtime int64 // nanoseconds since the epoch
+	unmap bool
+}
+
+// errNotRegular marks an entry that turned out not to be a regular file when opened.
+var errNotRegular = errors.New("not a regular file")
+
+// load reads path. Non-regular files are refused before any read (O_NONBLOCK keeps a FIFO that
+// replaced a file after the walk from blocking the open).
+func (r *fileReader) load(path string) (loaded, error) {
+	fd, err := openNoBlock(path)
+	if err != nil {
+		return loaded{}, err
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return loaded{}, err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		return loaded{}, errNotRegular
+	}
+	mtime := st.Mtim.Nano()
+	size := int(st.Size)
+	if size == 0 {
+		return loaded{mtime: mtime}, nil
+	}
+	if size >= mmapThreshold {
+		data, err := syscall.Mmap(fd, 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+		if err == nil {
+			return loaded{data: data, mtime: mtime, unmap: true}, nil
+		}
+	}
+	if cap(r.buf) < size+1 {
+		r.buf = make([]byte, size+1+size/8)
+	}
+	buf := r.buf[:cap(r.buf)]
+	n := 0
+	for {
+		if n == len(buf) { // the file grew while being read
+			buf = append(buf, 0)[:n]
+			buf = buf[:cap(buf)]
+		}
+		k, err := syscall.Read(fd, buf[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return loaded{}, err
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	if cap(buf) <= keepBufferMax {
+		r.buf = buf
+	} else {
+		r.buf = nil
+	}
+	return loaded{data: buf[:n], mtime: mtime}, nil
+}
+
+func openNoBlock(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		return fd, err
+	}
+}
+
+// release unmaps a mapped file.
+func (l loaded) release() {
+	if l.unmap {
+		_ = syscall.Munmap(l.data)
+	}
+}
+
+// guardFaults runs fn with page faults turned into panics and recovered: a mapped file that is
+// truncated while being searched raises SIGBUS, which must cost that file, not the server.
+func guardFaults(fn func()) (err error) {
+	old := debug.SetPanicOnFault(true)
+	defer debug.SetPanicOnFault(old)
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("file changed while being searched: %v", r)
+		}
+	}()
+	fn()
+	return nil
+}

@@ -1,0 +1,154 @@
+// Package builtins serves awf's six core tools — Read, Write, Edit, Bash, Glob and Grep — with
+// the argument names and behaviour of Claude Code's native tools, so that a model trained on
+// those tools uses awf's without surprise (DESIGN §4). Every file tool is confined to one root
+// directory with symlinks resolved; every output is capped well below what agent CLIs accept in
+// one MCP message; arguments are decoded strictly so a wrong type is an error the model can read,
+// never a silently ignored value (DESIGN §10).
+package builtins
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// DefaultMaxOutputBytes caps a tool's text output. Claude Code drops the MCP connection near
+// 20 MB and codex fails past 16 MiB; 256 KiB leaves a wide margin and is still more than a model
+// can use in one turn.
+const DefaultMaxOutputBytes = 256 << 10
+
+// Options configure a Provider.
+type Options struct {
+	// Root is the directory every file tool is confined to and Bash runs in. It must exist; a
+	// relative root is made absolute, and symlinks in it are resolved once at New.
+	Root string
+	// Env is Bash's environment. nil means ScrubEnv(os.Environ()): the server's own environment
+	// minus the agent CLI's credentials. An empty non-nil slice means an empty environment.
+	Env []string
+	// MaxOutputBytes caps the text of any single result; 0 means DefaultMaxOutputBytes.
+	MaxOutputBytes int
+}
+
+// Provider serves the built-in tools. It is safe for concurrent use; Close cancels calls in
+// flight (killing Bash process groups) and refuses new ones.
+type Provider struct {
+	root    confiner
+	env     []string
+	maxOut  int
+	defs    []tool.Definition
+	closeMu sync.Mutex
+	closed  bool
+	stop    context.Context
+	cancel  context.CancelFunc
+}
+
+var _ ports.ToolProvider = (*Provider)(nil)
+
+// New checks the options and returns a ready Provider.
+func New(opts Options) (*Provider, error) {
+	if opts.Root == "" {
+		return nil, fault.New("USER.BUILTINS.NO_ROOT", "no root directory given for the built-in tools").
+			WithHint("set the step's root directory")
+	}
+	abs, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fault.Wrap(err, "USER.BUILTINS.BAD_ROOT", "cannot make root %q absolute", opts.Root)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fault.Wrap(err, "USER.BUILTINS.BAD_ROOT", "root %q cannot be resolved", abs).
+			WithHint("create the directory or point the step at an existing one")
+	}
+	fi, err := os.Stat(real)
+	if err != nil || !fi.IsDir() {
+		return nil, fault.New("USER.BUILTINS.BAD_ROOT", "root %q is not a directory", abs)
+	}
+	if opts.MaxOutputBytes < 0 {
+		return nil, fault.New("USER.BUILTINS.BAD_OPTION", "MaxOutputBytes is negative (%d)", opts.MaxOutputBytes)
+	}
+	maxOut := opts.MaxOutputBytes
+	if maxOut == 0 {
+		maxOut = DefaultMaxOutputBytes
+	}
+	env := opts.Env
+	if env == nil {
+		env = ScrubEnv(os.Environ())
+	}
+	stop, cancel := context.WithCancel(context.Background())
+	return &Provider{
+		root:   confiner{root: real},
+		env:    append([]string(nil), env...),
+		maxOut: maxOut,
+		defs:   definitions(),
+		stop:   stop,
+		cancel: cancel,
+	}, nil
+}
+
+// Root returns the resolved root directory the tools are confined to.
+func (p *Provider) Root() string { return p.root.root }
+
+// ListTools returns the six definitions. The slice is a copy; callers may keep it.
+func (p *Provider) ListTools(context.Context) ([]tool.Definition, error) {
+	out := make([]tool.Definition, len(p.defs))
+	copy(out, p.defs)
+	return out, nil
+}
+
+// handler runs one tool with raw arguments; it returns a Result, IsError for tool failures.
+type handler func(p *Provider, ctx context.Context, args json.RawMessage) tool.Result
+
+var handlers = map[string]handler{
+	"Read":  (*Provider).callRead,
+	"Write": (*Provider).callWrite,
+	"Edit":  (*Provider).callEdit,
+	"Bash":  (*Provider).callBash,
+	"Glob":  (*Provider).callGlob,
+	"Grep":  (*Provider).callGrep,
+}
+
+// CallTool runs the named tool. A tool that ran and failed (bad arguments included) returns a
+// Result with IsError; an error is returned only for a name this provider does not serve or a
+// closed provider, which means the router sent the call to the wrong place.
+func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage) (res tool.Result, err error) {
+	h, ok := handlers[name]
+	if !ok {
+		return tool.Result{}, fault.New("SYSTEM.BUILTINS.UNKNOWN_TOOL", "the built-in provider has no tool %q", name).
+			WithHint("built-in tools are Read, Write, Edit, Bash, Glob and Grep")
+	}
+	p.closeMu.Lock()
+	closed := p.closed
+	p.closeMu.Unlock()
+	if closed {
+		return tool.Result{}, fault.New("SYSTEM.BUILTINS.CLOSED", "the built-in tool provider is closed")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopAfter := context.AfterFunc(p.stop, cancel)
+	defer stopAfter()
+	defer func() {
+		// A panic here is a bug, but it must cost one call, not the agent's whole session.
+		if r := recover(); r != nil {
+			res = tool.Error(fmt.Sprintf("internal error in %s: %v (please report this bug)\n%s", name, r, debug.Stack()))
+			err = nil
+		}
+	}()
+	return h(p, ctx, args), nil
+}
+
+// Close cancels calls in flight and refuses new ones. It is idempotent.
+func (p *Provider) Close() error {
+	p.closeMu.Lock()
+	p.closed = true
+	p.closeMu.Unlock()
+	p.cancel()
+	return nil
+}

@@ -1,0 +1,241 @@
+package builtins
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+type readArgs struct {
+	FilePath string `json:"file_path"`
+	Offset   *int   `json:"offset"`
+	Limit    *int   `json:"limit"`
+}
+
+func (p *Provider) callRead(ctx context.Context, raw json.RawMessage) tool.Result {
+	var a readArgs
+	if err := decodeArgs(raw, &a, "file_path"); err != nil {
+		return tool.Error("Read: " + err.Error())
+	}
+	offset, limit := 1, readDefaultLimit
+	if a.Offset != nil {
+		if *a.Offset < 0 {
+			return tool.Error(fmt.Sprintf("Read: argument \"offset\" must be >= 0 (1 is the first line), got %d", *a.Offset))
+		}
+		offset = max(*a.Offset, 1)
+	}
+	if a.Limit != nil {
+		if *a.Limit < 1 {
+			return tool.Error(fmt.Sprintf("Read: argument \"limit\" must be >= 1, got %d", *a.Limit))
+		}
+		limit = *a.Limit
+	}
+	path, err := p.root.resolve(a.FilePath)
+	if err != nil {
+		return tool.Error("Read: " + err.Error())
+	}
+	f, err := openRegular(path)
+	if err != nil {
+		return tool.Error("Read: " + err.Error())
+	}
+	defer f.Close()
+	out, err := readLines(ctx, f, path, offset, limit, p.maxOut)
+	if err != nil {
+		return tool.Error("Read: " + err.Error())
+	}
+	return tool.Text(out)
+}
+
+// openRegular opens path for reading only if it is a regular file. Stat comes first so that a
+// FIFO, device or socket is refused without ever being opened (DESIGN §10: a FIFO read hung
+// forever); O_NONBLOCK covers the race where the path is swapped for a FIFO between Stat and
+// open, and the Fstat after open confirms what was really opened.
+func openRegular(path string) (*os.File, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("file does not exist: %s (use Glob to find files)", path)
+		}
+		return nil, fmt.Errorf("cannot access %s: %v", path, err)
+	}
+	if err := requireRegular(path, fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open %s: %v", path, err)
+	}
+	fi, err = f.Stat()
+	if err == nil {
+		err = requireRegular(path, fi)
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// requireRegular explains why a non-regular file cannot be used.
+func requireRegular(path string, fi fs.FileInfo) error {
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return fmt.Errorf("%s is a directory, not a file (use Glob to list its files)", path)
+	case m&fs.ModeNamedPipe != 0:
+		return fmt.Errorf("%s is a named pipe (FIFO); only regular files can be read", path)
+	case m&fs.ModeSocket != 0:
+		return fmt.Errorf("%s is a socket; only regular files can be read", path)
+	case m&fs.ModeDevice != 0:
+		return fmt.Errorf("%s is a device; only regular files can be read", path)
+	default:
+		return fmt.Errorf("%s is not a regular file (mode %s)", path, m)
+	}
+}
+
+// readLines formats lines [offset, offset+limit) of r like `cat -n`. It streams: memory is
+// bounded by the reader's buffer plus one shown line, whatever the file's size or line lengths,
+// and every line of the file is reachable by paging because the size cap applies to the output,
+// after offset and limit (DESIGN §10).
+func readLines(ctx context.Context, r io.Reader, name string, offset, limit, maxOut int) (string, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, err := br.Peek(binarySniffBytes)
+	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		return "", fmt.Errorf("cannot read %s: %v", name, err)
+	}
+	if len(head) == 0 {
+		return fmt.Sprintf("%s is empty (0 lines).", name), nil
+	}
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "", fmt.Errorf("%s looks like a binary file (it has a NUL byte in its first 8 KiB); Read shows text files only", name)
+	}
+	var (
+		out      strings.Builder
+		line     []byte // the shown prefix of the current line
+		lineLen  int    // bytes of the current line seen so far
+		lineNo   = 0
+		last     = offset + limit - 1
+		capNote  string
+		keepMax  = maxLineChars * utf8.UTFMax
+		finished bool
+	)
+	emit := func() bool {
+		text := formatLine(lineNo, line, lineLen)
+		if out.Len()+len(text) > maxOut {
+			capNote = fmt.Sprintf("\n[output capped at %d bytes: lines %d-%d shown; call Read with offset=%d to continue]", maxOut, offset, lineNo-1, lineNo)
+			return false
+		}
+		out.WriteString(text)
+		return true
+	}
+	for !finished {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		chunk, err := br.ReadSlice('\n')
+		if len(chunk) > 0 {
+			if lineLen == 0 {
+				lineNo++
+			}
+			inWindow := lineNo >= offset && lineNo <= last
+			if inWindow && len(line) < keepMax {
+				line = append(line, chunk[:min(len(chunk), keepMax-len(line))]...)
+			}
+			lineLen += len(chunk)
+			if chunk[len(chunk)-1] == '\n' {
+				if inWindow && !emit() {
+					break
+				}
+				line, lineLen = line[:0], 0
+				if lineNo == last {
+					finished = true
+				}
+			}
+		}
+		switch {
+		case err == nil || errors.Is(err, bufio.ErrBufferFull):
+		case err == io.EOF:
+			if lineLen > 0 && lineNo >= offset && lineNo <= last && !emit() {
+				return out.String() + capNote, nil
+			}
+			if lineNo < offset {
+				return "", fmt.Errorf("offset %d is past the end of %s, which has %d line%s", offset, name, lineNo, plural(lineNo))
+			}
+			return out.String() + capNote, nil
+		default:
+			return "", fmt.Errorf("cannot read %s: %v", name, err)
+		}
+		if capNote != "" {
+			break
+		}
+	}
+	if capNote == "" {
+		if _, err := br.Peek(1); err == nil {
+			capNote = fmt.Sprintf("\n[showing lines %d-%d; the file continues: call Read with offset=%d for more]", offset, last, last+1)
+		}
+	}
+	return out.String() + capNote, nil
+}
+
+// formatLine renders one numbered line: the number right-aligned in 6 columns, a tab, the text
+// without its line ending, cut at maxLineChars characters, invalid UTF-8 replaced.
+func formatLine(n int, line []byte, total int) string {
+	line = bytes.TrimSuffix(line, []byte("\n"))
+	text, cut := cutRunes(line, maxLineChars)
+	var b strings.Builder
+	num := strconv.Itoa(n)
+	for i := len(num); i < 6; i++ {
+		b.WriteByte(' ')
+	}
+	b.WriteString(num)
+	b.WriteByte('\t')
+	b.WriteString(text)
+	if cut {
+		fmt.Fprintf(&b, " … [line truncated: %d bytes, first %d characters shown]", total, maxLineChars)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
+
+// cutRunes returns s as valid UTF-8 (invalid bytes become U+FFFD), cut after n characters, and
+// whether anything was cut. Truncated input that ends inside a character is cut, not replaced.
+func cutRunes(s []byte, n int) (string, bool) {
+	var b strings.Builder
+	count := 0
+	for i := 0; i < len(s); {
+		if count == n {
+			return b.String(), true
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size <= 1 {
+			b.WriteRune(utf8.RuneError)
+			i++
+		} else {
+			b.Write(s[i : i+size])
+			i += size
+		}
+		count++
+	}
+	return b.String(), false
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,188 @@
+// Package bench_test measures awf's MCP proxy against a floor: a bare go-sdk server with one echo
+// tool, spawned and called over the same stdio pipes. Every figure is reported as a ratio to the
+// floor, measured in the same run, so machine speed cancels out.
+package bench_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var awfBin, floorBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "awf-bench-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	_, file, _, _ := runtime.Caller(0)
+	repo := filepath.Join(filepath.Dir(file), "..", "..")
+	awfBin, floorBin = filepath.Join(dir, "awf"), filepath.Join(dir, "floor")
+	for out, pkg := range map[string]string{awfBin: "./cmd/awf", floorBin: "./tests/bench/floor"} {
+		build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
+		build.Dir = repo
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "build:", err)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type target struct {
+	name string
+	cmd  func() *exec.Cmd
+	tool string
+	args func(i int) map[string]any
+}
+
+func floorTarget() target {
+	return target{"floor", func() *exec.Cmd { return exec.Command(floorBin) }, "echo",
+		func(i int) map[string]any { return map[string]any{"text": strings.Repeat("x", 4096)} }}
+}
+
+func awfTarget(b *testing.B, root string) target {
+	cfg := filepath.Join(b.TempDir(), "config.json")
+	body, _ := json.Marshal(map[string]any{"root_dir": root})
+	if err := os.WriteFile(cfg, body, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(root, "file4k.txt")
+	line := strings.Repeat("y", 63) + "\n"
+	if err := os.WriteFile(file, []byte(strings.Repeat(line, 64)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return target{"awf", func() *exec.Cmd { return exec.Command(awfBin, "mcp-serve", "--config", cfg) }, "Read",
+		func(int) map[string]any { return map[string]any{"file_path": file} }}
+}
+
+func connect(b *testing.B, t target) (*mcp.ClientSession, *exec.Cmd) {
+	cmd := t.cmd()
+	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+	sess, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return sess, cmd
+}
+
+func call(b *testing.B, sess *mcp.ClientSession, t target, i int) {
+	res, err := sess.CallTool(context.Background(), &mcp.CallToolParams{Name: t.tool, Arguments: t.args(i)})
+	if err != nil || res.IsError {
+		b.Fatalf("%s call: %v %+v", t.name, err, res)
+	}
+}
+
+// latencies returns sorted per-call latencies of n sequential calls.
+func latencies(b *testing.B, sess *mcp.ClientSession, t target, n int) []time.Duration {
+	out := make([]time.Duration, n)
+	for i := range out {
+		start := time.Now()
+		call(b, sess, t, i)
+		out[i] = time.Since(start)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+func pct(d []time.Duration, p float64) time.Duration { return d[int(float64(len(d)-1)*p)] }
+
+// throughput returns calls/s with 8 calls in flight.
+func throughput(b *testing.B, sess *mcp.ClientSession, t target, n int) float64 {
+	var wg sync.WaitGroup
+	start := time.Now()
+	per := n / 8
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < per; i++ {
+				call(b, sess, t, i)
+			}
+		}()
+	}
+	wg.Wait()
+	return float64(per*8) / time.Since(start).Seconds()
+}
+
+// coldStart measures spawn → initialize → tools/list answered, median of n.
+func coldStart(b *testing.B, t target, n int) time.Duration {
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		start := time.Now()
+		sess, _ := connect(b, t)
+		if _, err := sess.ListTools(context.Background(), nil); err != nil {
+			b.Fatal(err)
+		}
+		ds[i] = time.Since(start)
+		_ = sess.Close()
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[n/2]
+}
+
+func peakRSSMiB(pid int) float64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmHWM:" {
+			kb, _ := strconv.ParseFloat(f[1], 64)
+			return kb / 1024
+		}
+	}
+	return -1
+}
+
+// BenchmarkProxyVsFloor reports, in one run: p50/p99 of a 4 KiB Read through awf mcp-serve over
+// a bare echo server (targets ≤ 1.10), calls/s with 8 in flight (target ≥ 0.9), cold start
+// (target ≤ 1.2) and mcp-serve's peak RSS (target ≤ 40 MiB).
+func BenchmarkProxyVsFloor(b *testing.B) {
+	root := b.TempDir()
+	floor, proxy := floorTarget(), awfTarget(b, root)
+	fs, _ := connect(b, floor)
+	defer fs.Close()
+	as, acmd := connect(b, proxy)
+	defer as.Close()
+	n := max(b.N, 200)
+	// Warm both, then interleave rounds so drift on a shared machine hits both alike.
+	latencies(b, fs, floor, 50)
+	latencies(b, as, proxy, 50)
+	var fl, al []time.Duration
+	for round := 0; round < 4; round++ {
+		fl = append(fl, latencies(b, fs, floor, n/4)...)
+		al = append(al, latencies(b, as, proxy, n/4)...)
+	}
+	sort.Slice(fl, func(i, j int) bool { return fl[i] < fl[j] })
+	sort.Slice(al, func(i, j int) bool { return al[i] < al[j] })
+	ft, at := throughput(b, fs, floor, n), throughput(b, as, proxy, n)
+	fc, ac := coldStart(b, floor, 15), coldStart(b, proxy, 15)
+	rss := peakRSSMiB(acmd.Process.Pid)
+	b.ReportMetric(float64(pct(al, 0.5).Microseconds()), "awf-p50-µs")
+	b.ReportMetric(float64(pct(fl, 0.5).Microseconds()), "floor-p50-µs")
+	b.ReportMetric(float64(pct(al, 0.5))/float64(pct(fl, 0.5)), "p50-ratio")
+	b.ReportMetric(float64(pct(al, 0.99))/float64(pct(fl, 0.99)), "p99-ratio")
+	b.ReportMetric(at, "awf-calls/s")
+	b.ReportMetric(at/ft, "throughput-ratio")
+	b.ReportMetric(float64(ac.Microseconds())/1000, "awf-coldstart-ms")
+	b.ReportMetric(float64(ac)/float64(fc), "coldstart-ratio")
+	b.ReportMetric(rss, "awf-peak-RSS-MiB")
+}

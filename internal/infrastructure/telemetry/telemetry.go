@@ -4,10 +4,13 @@ package telemetry
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 
-	"go.opentelemetry.io/contrib/exporters/autoexport"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/sdk/resource"
@@ -38,7 +41,7 @@ func Setup(ctx context.Context, service string) (trace.TracerProvider, func(cont
 		otel.SetTracerProvider(tp)
 		return tp, func(context.Context) error { return nil }, nil
 	}
-	exp, err := autoexport.NewSpanExporter(ctx)
+	exp, err := newExporter(ctx, os.Getenv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -69,4 +72,37 @@ func WithTraceparent(ctx context.Context, tp string) context.Context {
 		return ctx
 	}
 	return propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": tp})
+}
+
+// newExporter picks the span exporter the way the OpenTelemetry spec's environment variables say:
+// OTEL_TRACES_EXPORTER (otlp, console; default otlp) and, for otlp,
+// OTEL_EXPORTER_OTLP_TRACES_PROTOCOL / OTEL_EXPORTER_OTLP_PROTOCOL (grpc, http/protobuf; default
+// http/protobuf). Endpoints, headers, TLS and timeouts are read by the exporters themselves from
+// the other OTEL_EXPORTER_OTLP_* variables. This replaces contrib's autoexport, whose metric and
+// Prometheus dependencies tripled the start-up time of `awf mcp-serve` (measured with
+// GODEBUG=inittrace=1), which agent CLIs pay on every step.
+func newExporter(ctx context.Context, getenv func(string) string) (sdktrace.SpanExporter, error) {
+	kind := strings.ToLower(strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")))
+	if i := strings.IndexByte(kind, ','); i >= 0 {
+		kind = kind[:i] // several exporters: the first one is used
+	}
+	switch kind {
+	case "", "otlp":
+	case "console":
+		return stdouttrace.New(stdouttrace.WithWriter(os.Stderr))
+	default:
+		return nil, fmt.Errorf("OTEL_TRACES_EXPORTER=%q is not supported: use otlp, console or none", kind)
+	}
+	proto := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	if proto == "" {
+		proto = getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
+	}
+	switch strings.ToLower(strings.TrimSpace(proto)) {
+	case "", "http/protobuf":
+		return otlptracehttp.New(ctx)
+	case "grpc":
+		return otlptracegrpc.New(ctx)
+	default:
+		return nil, fmt.Errorf("OTEL_EXPORTER_OTLP_PROTOCOL=%q is not supported: use grpc or http/protobuf", proto)
+	}
 }

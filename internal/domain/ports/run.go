@@ -2,9 +2,11 @@ package ports
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -39,6 +41,26 @@ type AgentRequest struct {
 	Dir      string
 	Timeout  time.Duration
 	Proxy    *workflow.MCPProxy
+	// Tools is the in-process tool session for providers that call tools themselves (the
+	// OpenAI-compatible provider); nil when the step has no proxy or the CLI spawns mcp-serve.
+	Tools ToolSession
+	// Attach tells a CLI provider how to spawn `awf mcp-serve` for this step; nil without a proxy.
+	Attach *ProxyAttachment
+}
+
+// ProxyAttachment is what a CLI provider needs to make its CLI spawn the step's proxy.
+type ProxyAttachment struct {
+	// ServerName is the MCP server's name as the CLI will know it (tools become mcp__<name>__X, …).
+	ServerName string
+	// Command and Args spawn the proxy: the awf binary, "mcp-serve", "--config", <file>.
+	Command string
+	Args    []string
+	// Tools are the tool names the proxy will list, for CLIs that grant permissions by name.
+	Tools []string
+	// InterceptBuiltins asks the provider to switch the CLI's own tools off where it can.
+	InterceptBuiltins bool
+	// TempDir is a private per-step directory (0700) for the CLI's config files; removed by awf.
+	TempDir string
 }
 
 // AgentResult is what an agent step produced: the final answer plus what the CLI reported.
@@ -61,4 +83,12 @@ type AgentProvider interface {
 type WorkflowRepository interface {
 	Resolve(nameOrPath string) (string, error)
 	Load(path string) (*workflow.Workflow, fault.Diagnostics, error)
+}
+
+// ToolSession is the set of tools one agent step may call, already shaped by the step's intent
+// settings (allow list, split mode). Every call goes through the one router, so it is checked,
+// traced, logged and recorded whatever the agent.
+type ToolSession interface {
+	ListTools() []tool.Definition
+	CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result
 }

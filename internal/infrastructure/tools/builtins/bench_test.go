@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,10 +35,12 @@ func TestMain(m *testing.M) {
 func gorootSrcCopy(tb testing.TB) string {
 	tb.Helper()
 	srcOnce.Do(func() {
-		goroot := runtime.GOROOT()
-		if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
-			goroot = strings.TrimSpace(string(out))
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			srcErr = err
+			return
 		}
+		goroot := strings.TrimSpace(string(out))
 		src := filepath.Join(goroot, "src")
 		if _, err := os.Stat(src); err != nil {
 			srcErr = err

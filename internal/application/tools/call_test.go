@@ -224,7 +224,7 @@ func TestAllowAllDerivesVariant(t *testing.T) {
 			t.Errorf("AllowAll(%+v) = %+v, want allowed %s", tt.ann, d, tt.want)
 		}
 	}
-	d := AllowAll{}.Decide(tool.Definition{}, CallInfo{Declared: tool.Intent{Variant: tool.VariantDestructive, Reason: "cleanup"}})
+	d := AllowAll{}.Decide(tool.Definition{}, CallInfo{Declared: tool.Declaration{Variant: tool.VariantDestructive, Reason: "cleanup"}})
 	if d.Intent.Variant != tool.VariantDestructive || d.Intent.Reason != "cleanup" {
 		t.Errorf("declared intent not kept: %+v", d.Intent)
 	}

@@ -16,6 +16,17 @@
 // OTel span, one zap line, one activity record). A tool registered directly on an MCP server, or
 // dispatched to a provider without the Router, would silently skip all of that; never do it.
 //
+// # What an agent sees: Exposure
+//
+// A Router holds every tool of a step; an Exposure (NewExposure) is what one agent sees of it
+// under the step's `mcp_proxy.intent` settings: the tools by their own names (direct mode) or
+// retrieve_tools and call_tool_read / call_tool_write / call_tool_destructive (split mode), with
+// the variants the step does not allow left out. Agent paths list and call through an Exposure;
+// the intent rule itself is the pure domain function tool.Decide, applied by IntentPolicy to the
+// tool's definition as the router holds it at call time (Router.Refresh replaces it). Refusals
+// decided by the exposure before the rule runs go through Router.Refuse, so they are
+// instrumented like every other call.
+//
 // # Why this package imports jsonschema-go
 //
 // The application layer may import only the domain, the OTel API and zap. Argument validation is

@@ -25,19 +25,23 @@ const activityTimeout = 5 * time.Second
 func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
 	durationMS := float64(r.opts.Now().Sub(c.start).Microseconds()) / 1000
 	errText := truncateString(c.errText, maxRecordedString)
+	c.intent = truncateIntent(c.intent)
 
-	attrs := []attribute.KeyValue{
-		attribute.Float64("awf.tool.duration_ms", durationMS),
-		attribute.String("awf.tool.outcome", string(c.outcome)),
-	}
-	if c.source != "" {
-		attrs = append(attrs, attribute.String("awf.tool.source", string(c.source)))
-	}
-	attrs = append(attrs, intentAttributes(c.intent)...)
-	span.SetAttributes(attrs...)
-	if c.outcome != activity.OutcomeSuccess {
-		span.SetAttributes(attribute.String("error", errText))
-		span.SetStatus(codes.Error, errText)
+	if span.IsRecording() { // a no-op tracer (telemetry off) pays nothing for attributes
+		attrs := make([]attribute.KeyValue, 0, 12)
+		attrs = append(attrs,
+			attribute.Float64("awf.tool.duration_ms", durationMS),
+			attribute.String("awf.tool.outcome", string(c.outcome)),
+		)
+		if c.source != "" {
+			attrs = append(attrs, attribute.String("awf.tool.source", string(c.source)))
+		}
+		attrs = appendIntentAttributes(attrs, c.intent, c.code)
+		span.SetAttributes(attrs...)
+		if c.outcome != activity.OutcomeSuccess {
+			span.SetAttributes(attribute.String("error", errText))
+			span.SetStatus(codes.Error, errText)
+		}
 	}
 	var traceID string
 	if sc := span.SpanContext(); sc.HasTraceID() {
@@ -49,9 +53,24 @@ func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
 	r.record(ctx, c, durationMS, errText, traceID)
 }
 
-// intentAttributes are the awf.intent.* span attributes; empty parts are left out.
-func intentAttributes(in tool.Intent) []attribute.KeyValue {
-	var out []attribute.KeyValue
+// maxIntentString bounds each intent string kept in a span, a log line or a record. The rule
+// refuses reasons over tool.MaxReason characters, but a refused call is recorded too, with
+// whatever the agent sent.
+const maxIntentString = 4 * tool.MaxReason
+
+// truncateIntent bounds every free-text field of an intent.
+func truncateIntent(in tool.Intent) tool.Intent {
+	in.Variant = tool.Variant(truncateString(string(in.Variant), maxToolName))
+	in.OperationType = truncateString(in.OperationType, maxToolName)
+	in.DataSensitivity = truncateString(in.DataSensitivity, maxToolName)
+	in.Reason = truncateString(in.Reason, maxIntentString)
+	in.Warning = truncateString(in.Warning, maxRecordedString)
+	return in
+}
+
+// appendIntentAttributes appends the awf.intent.* span attributes to out; empty parts are left
+// out.
+func appendIntentAttributes(out []attribute.KeyValue, in tool.Intent, code string) []attribute.KeyValue {
 	add := func(key, val string) {
 		if val != "" {
 			out = append(out, attribute.String(key, val))
@@ -63,6 +82,7 @@ func intentAttributes(in tool.Intent) []attribute.KeyValue {
 	add("awf.intent.data_sensitivity", in.DataSensitivity)
 	add("awf.intent.reason", in.Reason)
 	add("awf.intent.warning", in.Warning)
+	add("awf.intent.code", code)
 	return out
 }
 
@@ -73,7 +93,8 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 	if decision == "" {
 		decision = decisionUnknown
 	}
-	fields := []zap.Field{
+	fields := make([]zap.Field, 0, 16)
+	fields = append(fields,
 		zap.String("tool", c.name),
 		zap.String("source", string(c.source)),
 		zap.String("variant", string(c.intent.Variant)),
@@ -82,12 +103,24 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 		zap.Float64("duration_ms", durationMS),
 		zap.String("step", r.opts.Step),
 		zap.String("run_id", r.opts.RunID),
-	}
+	)
 	if errText != "" {
 		fields = append(fields, zap.String("error", errText))
 	}
 	if c.intent.Warning != "" {
 		fields = append(fields, zap.String("warning", c.intent.Warning))
+	}
+	if c.code != "" {
+		fields = append(fields, zap.String("code", c.code))
+	}
+	for _, f := range [...]struct{ key, val string }{
+		{"operation_type", c.intent.OperationType},
+		{"data_sensitivity", c.intent.DataSensitivity},
+		{"reason", c.intent.Reason},
+	} {
+		if f.val != "" {
+			fields = append(fields, zap.String(f.key, f.val))
+		}
 	}
 	if traceID != "" {
 		fields = append(fields, zap.String("trace_id", traceID))

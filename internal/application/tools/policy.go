@@ -5,11 +5,12 @@ import (
 )
 
 // Decision labels carried in tool.Intent.Decision, the span, the log line and the activity record.
+// They are the domain rule's verdicts.
 const (
-	DecisionAllow   = "allow"   // the call goes ahead
-	DecisionWarn    = "warn"    // the call goes ahead, with a warning that is logged and recorded
-	DecisionRefuse  = "refuse"  // the call is not dispatched; the agent gets Decision.Message
-	decisionUnknown = "unknown" // no decision was reached (unknown tool, bad arguments)
+	DecisionAllow   = string(tool.VerdictAllow)  // the call goes ahead
+	DecisionWarn    = string(tool.VerdictWarn)   // the call goes ahead, with a warning that is logged and recorded
+	DecisionRefuse  = string(tool.VerdictRefuse) // the call is not dispatched; the agent gets Decision.Message
+	decisionUnknown = "unknown"                  // no decision was reached (unknown tool, bad arguments)
 )
 
 // CallInfo is what a Policy knows about a call besides the tool definition.
@@ -18,9 +19,9 @@ type CallInfo struct {
 	Tool string
 	// Args are the decoded arguments (a JSON object), before schema validation.
 	Args map[string]any
-	// Declared is the intent the caller declared, if any. It is zero for a plain CallTool; the
-	// split mode (call_tool_read / call_tool_write / call_tool_destructive) fills it.
-	Declared tool.Intent
+	// Declared is what the caller declared: the variant it called through and its intent. It is
+	// zero for a plain CallTool (a direct call, whose variant is the tool's CallWith).
+	Declared tool.Declaration
 }
 
 // Decision is a Policy's verdict on one call. Intent is what gets recorded (variant, operation
@@ -29,6 +30,8 @@ type Decision struct {
 	Allow bool
 	// Intent is recorded in the span (awf.intent.*), the log line and the activity record.
 	Intent tool.Intent
+	// Code is the stable code of a refusal or warning (tool.Code*), logged and put on the span.
+	Code string
 	// Message is the text returned to the agent when Allow is false; it should say what to do
 	// instead (for example which call_tool_* variant to use).
 	Message string
@@ -42,17 +45,48 @@ type Policy interface {
 	Decide(def tool.Definition, call CallInfo) Decision
 }
 
-// AllowAll is the default Policy: every call is allowed and its variant is derived from the
-// tool's annotations (tool.CallWith), so records already carry a meaningful variant before the
-// intent rule is configured.
+// AllowAll is the default Policy: every call is allowed and its variant is the declared one or
+// the tool's CallWith, so records already carry a meaningful variant before the intent rule is
+// configured.
 type AllowAll struct{}
 
 // Decide allows the call.
 func (AllowAll) Decide(def tool.Definition, call CallInfo) Decision {
-	in := call.Declared
+	d := call.Declared
+	in := tool.Intent{Variant: d.Variant, OperationType: d.OperationType, DataSensitivity: d.DataSensitivity, Reason: d.Reason, Decision: DecisionAllow}
 	if in.Variant == "" {
 		in.Variant = tool.CallWith(def.Annotations)
 	}
-	in.Decision = DecisionAllow
 	return Decision{Allow: true, Intent: in}
+}
+
+// IntentPolicy is the intent rule as a Policy: it applies tool.Decide with the step's settings
+// to the tool's definition as the router holds it at call time. Every call is allowed, warned or
+// refused by it, and what it decided is recorded with the variant, the operation type (declared,
+// or inferred from the variant), the sensitivity and the reason.
+type IntentPolicy struct {
+	Settings tool.RuleSettings
+}
+
+// Decide applies the rule.
+func (p IntentPolicy) Decide(def tool.Definition, call CallInfo) Decision {
+	d := call.Declared
+	dec := tool.Decide(tool.RuleInput{Tool: def.Name, Annotations: def.Annotations, Settings: p.Settings, Declared: d})
+	return toDecision(dec, d)
+}
+
+// toDecision turns the domain rule's answer into what the router records.
+func toDecision(dec tool.Decision, d tool.Declaration) Decision {
+	in := tool.Intent{
+		Variant:         dec.Variant,
+		OperationType:   d.OperationType,
+		DataSensitivity: d.DataSensitivity,
+		Reason:          d.Reason,
+		Decision:        string(dec.Verdict),
+		Warning:         dec.Warning,
+	}
+	if in.OperationType == "" {
+		in.OperationType = string(dec.Variant) // inferred from the door used, or the tool's own
+	}
+	return Decision{Allow: dec.Allowed(), Intent: in, Code: dec.Code, Message: dec.Message}
 }

@@ -68,13 +68,14 @@ func (e *CollisionError) Error() string {
 }
 
 // register lists every provider's tools and builds the name space, collecting every problem.
-func (r *Router) register(ctx context.Context) error {
+func (r *Router) register(ctx context.Context) (*catalog, error) {
+	cat := &catalog{entries: map[string]*entry{}}
 	sources := map[string][]tool.Source{}
 	var names []string // first-seen order, for a stable collision report
 	var listErrs, nameErrs, schemaErrs []string
 	for i, p := range r.providers {
 		if err := ctx.Err(); err != nil {
-			return fault.Wrap(err, "INTERRUPT.MCP_PROXY.CANCELLED", "listing tools was cancelled")
+			return nil, fault.Wrap(err, "INTERRUPT.MCP_PROXY.CANCELLED", "listing tools was cancelled")
 		}
 		defs, err := p.ListTools(ctx)
 		if err != nil {
@@ -101,8 +102,8 @@ func (r *Router) register(ctx context.Context) error {
 				continue
 			}
 			def.InputSchema = raw
-			r.order = append(r.order, def.Name)
-			r.entries[def.Name] = &entry{def: def, provider: p, schema: resolved}
+			cat.order = append(cat.order, def.Name)
+			cat.entries[def.Name] = &entry{def: def, provider: p, schema: resolved}
 		}
 	}
 	var errs []error
@@ -131,11 +132,11 @@ func (r *Router) register(ctx context.Context) error {
 	}
 	switch len(errs) {
 	case 0:
-		return nil
+		return cat, nil
 	case 1:
-		return errs[0]
+		return nil, errs[0]
 	default:
-		return errors.Join(errs...)
+		return nil, errors.Join(errs...)
 	}
 }
 

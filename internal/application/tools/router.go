@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
@@ -45,12 +46,19 @@ type entry struct {
 	schema   *jsonschema.Resolved
 }
 
+// catalog is one consistent view of the registered tools. A call reads the catalog once, so it
+// sees one definition of its tool from lookup to dispatch even while Refresh swaps in a new one.
+type catalog struct {
+	order   []string // tool names in registration order
+	entries map[string]*entry
+}
+
 // Router aggregates tool providers behind one name space and is the single dispatch point for
-// tool calls (see the package doc). It is immutable after NewRouter and safe for concurrent use.
+// tool calls (see the package doc). Its providers are fixed at NewRouter; their definitions are
+// re-read only by Refresh. It is safe for concurrent use.
 type Router struct {
 	opts      Options
-	order     []string // tool names in registration order
-	entries   map[string]*entry
+	cat       atomic.Pointer[catalog]
 	providers []ports.ToolProvider
 
 	closed    atomic.Bool
@@ -79,29 +87,50 @@ func NewRouter(ctx context.Context, opts Options, providers ...ports.ToolProvide
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	r := &Router{opts: opts, entries: map[string]*entry{}, providers: providers}
-	if err := r.register(ctx); err != nil {
+	r := &Router{opts: opts, providers: providers}
+	cat, err := r.register(ctx)
+	if err != nil {
 		if cerr := r.Close(); cerr != nil {
 			opts.Logger.Warn("closing tool providers after a failed registration", zap.Error(cerr))
 		}
 		return nil, err
 	}
+	r.cat.Store(cat)
 	return r, nil
+}
+
+// Refresh lists every provider's tools again and, when the new name space is valid under the
+// same rules as NewRouter, replaces the current one; otherwise it keeps the current one and
+// returns the error. It exists because a plugin may change its tools or their annotations while
+// a step runs: the intent rule must judge a call by the annotations the tool has when it is
+// called, not by what the agent saw when it listed the tools. Calls in flight finish with the
+// definitions they started with.
+func (r *Router) Refresh(ctx context.Context) error {
+	if r.closed.Load() {
+		return fault.New("SYSTEM.MCP_PROXY.CLOSED", "cannot refresh the tools: the tool router is closed (the step has ended)")
+	}
+	cat, err := r.register(ctx)
+	if err != nil {
+		return err
+	}
+	r.cat.Store(cat)
+	return nil
 }
 
 // ListTools returns every tool definition in registration order (providers in the order given,
 // each provider's tools in the order it listed them), so tools/list is stable between runs.
 func (r *Router) ListTools() []tool.Definition {
-	out := make([]tool.Definition, 0, len(r.order))
-	for _, name := range r.order {
-		out = append(out, r.entries[name].def)
+	cat := r.cat.Load()
+	out := make([]tool.Definition, 0, len(cat.order))
+	for _, name := range cat.order {
+		out = append(out, cat.entries[name].def)
 	}
 	return out
 }
 
-// Lookup returns the definition of the tool called name.
+// Lookup returns the current definition of the tool called name.
 func (r *Router) Lookup(name string) (tool.Definition, bool) {
-	e, ok := r.entries[name]
+	e, ok := r.cat.Load().entries[name]
 	if !ok {
 		return tool.Definition{}, false
 	}

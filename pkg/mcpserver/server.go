@@ -57,8 +57,9 @@ type Server struct {
 	maxLine  int
 	shutdown time.Duration
 
-	mu    sync.Mutex
-	names map[string]bool
+	mu       sync.Mutex
+	names    map[string]bool
+	fallback FallbackHandler
 
 	inFlight atomic.Int64 // tool calls currently running, across sessions
 }

@@ -91,6 +91,7 @@ func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w
 		return err
 	}
 	defer func() { _ = router.Close() }()
+	exposure := tools.NewExposure(router, tools.IntentSettingsFromConfig(cfg.Intent))
 	srv := mcpserver.New(mcpserver.Options{
 		Name:         "awf",
 		Version:      deps.Version,
@@ -100,12 +101,18 @@ func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w
 	})
 	parent := trace.SpanContextFromContext(telemetry.WithTraceparent(context.Background(), cfg.Traceparent))
 	names := make([]string, 0)
-	for _, def := range router.ListTools() {
-		if err := srv.AddTool(toMCP(def), handler(router, def.Name, parent)); err != nil {
+	for _, def := range exposure.ListTools() {
+		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent)); err != nil {
 			return fault.Wrap(err, CodeStart, "cannot register tool %s", def.Name)
 		}
 		names = append(names, def.Name)
 	}
+	// Names the agent was not shown (a tool by its own name in split mode, a legacy call_tool, a
+	// tool the step's allow list hides) still reach the exposure, which answers with guidance and
+	// records the refusal, instead of the SDK's bare "unknown tool".
+	srv.SetFallback(func(ctx context.Context, name string, args json.RawMessage) (*mcpserver.Result, error) {
+		return handler(exposure, name, parent)(ctx, args)
+	})
 	if cfg.ReadyFile != "" {
 		if err := writeReady(cfg.ReadyFile, ReadyRecord{PID: os.Getpid(), Time: time.Now().UTC(), Tools: names}); err != nil {
 			return fault.Wrap(err, CodeStart, "cannot write the ready file %s", cfg.ReadyFile)
@@ -117,12 +124,12 @@ func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w
 
 // handler routes one MCP tool to the router. Calls become children of the step's span when a
 // traceparent was given, even though the MCP request itself carries no trace context.
-func handler(router *tools.Router, name string, parent trace.SpanContext) mcpserver.Handler {
+func handler(exposure *tools.Exposure, name string, parent trace.SpanContext) mcpserver.Handler {
 	return func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
 		if parent.IsValid() && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
 		}
-		res := router.CallTool(ctx, name, args)
+		res := exposure.CallTool(ctx, name, args)
 		out := &mcpserver.Result{IsError: res.IsError, Content: make([]mcpserver.Content, 0, len(res.Content))}
 		for _, c := range res.Content {
 			out.Content = append(out.Content, mcpserver.Content{Type: c.Type, Text: c.Text})

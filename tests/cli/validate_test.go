@@ -61,7 +61,7 @@ func TestValidateJSON(t *testing.T) {
 		Workflow string `json:"workflow"`
 		Errors   []struct {
 			Code, Message, File, Hint string
-			Line, Column             int
+			Line, Column              int
 		} `json:"errors"`
 		Warnings []json.RawMessage `json:"warnings"`
 	}

@@ -16,10 +16,14 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/awf-dev/awf/internal/application/agentproxy"
 	"github.com/awf-dev/awf/internal/application/run"
+	"github.com/awf-dev/awf/internal/application/tools"
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/infrastructure/activity"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
+	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 )
@@ -101,6 +105,31 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 		_ = shutdown(sctx)
 	}()
 
+	tmp, err := os.MkdirTemp("", "awf-run-"+runID+"-")
+	if err != nil {
+		return fault.Wrap(err, "SYSTEM.FS.TEMP", "cannot create the run's private temp directory")
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	activityFile := filepath.Join(runDir, activity.FileName)
+	proxySvc := &agentproxy.Service{
+		Build: func(ctx context.Context, cfg proxy.ServeConfig) (*tools.Router, error) {
+			deps, err := toolDeps(ctx, cfg, logger)
+			if err != nil {
+				return nil, err
+			}
+			return proxyserve.Build(ctx, cfg, deps)
+		},
+		AwfPath:      selfPath(),
+		RunID:        runID,
+		TempDir:      tmp,
+		ActivityFile: activityFile,
+		LogFile:      filepath.Join(runDir, "run.log"),
+		PluginsFile:  filepath.Join(root, ".awf", "plugins.yaml"),
+		Activity:     activity.FileStore{Path: activityFile},
+		Logger:       logger,
+		InProcess:    inProcessProviders(),
+	}
+
 	var obs run.Observer = run.NopObserver{}
 	if format == "text" {
 		obs = &textObserver{out: out}
@@ -110,7 +139,8 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 		Logger:   logger,
 		Tracer:   otel.Tracer("awf"),
 		Commands: shell.Runner{},
-		Agents:   map[string]ports.AgentProvider{},
+		Agents:   agentProviders(logger),
+		Proxy:    proxySvc,
 		Observer: obs,
 		RunID:    runID,
 		Dir:      root,
@@ -155,6 +185,9 @@ func (o *textObserver) StepFinished(r run.StepResult) {
 		line += " → " + r.Next
 	}
 	fmt.Fprintln(o.out, line)
+	if r.Tools != "" {
+		fmt.Fprintln(o.out, "  "+r.Tools)
+	}
 	printIndented(o.out, r.Output)
 	if r.Status != run.StepSuccess {
 		printIndented(o.out, r.Stderr)

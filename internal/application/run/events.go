@@ -22,6 +22,8 @@ type StepResult struct {
 	Stderr   string        `json:"stderr,omitempty"`
 	Error    string        `json:"error,omitempty"`
 	Next     string        `json:"next,omitempty"`
+	// Tools summarises the step's tool calls through awf's proxy, by tool, variant and outcome.
+	Tools string `json:"tools,omitempty"`
 }
 
 // Observer receives progress as the run goes, so the terminal can show each step while it runs.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/application/agentproxy"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
@@ -51,6 +53,9 @@ type Options struct {
 	Environ []string
 	// MaxSteps bounds how many steps one run may execute, so a retry loop that never exits ends.
 	MaxSteps int
+	// Proxy prepares the MCP proxy of agent steps with mcp_proxy.enable; nil runs such steps
+	// without one only if they do not ask for it.
+	Proxy *agentproxy.Service
 }
 
 // Runner executes workflows. It is safe to reuse sequentially.
@@ -275,15 +280,44 @@ func (r *Runner) agentStep(ctx context.Context, st *workflow.State, data map[str
 	if err != nil {
 		return err
 	}
-	out, err := provider.Run(ctx, ports.AgentRequest{
+	req := ports.AgentRequest{
 		RunID: r.opts.RunID, Step: st.Name, Provider: st.Provider, Prompt: prompt,
 		Options: st.Options, Dir: dir, Timeout: st.Timeout, Proxy: st.MCPProxy,
-	})
+	}
+	var sess *agentproxy.Session
+	if st.MCPProxy != nil && st.MCPProxy.Enable {
+		if r.opts.Proxy == nil {
+			return fault.New("SYSTEM.MCP_PROXY.UNWIRED", "step %q asks for the MCP proxy but this awf has none wired", st.Name)
+		}
+		if dir == "" {
+			dir = "."
+		}
+		if sess, err = r.opts.Proxy.Prepare(ctx, st, absDir(dir)); err != nil {
+			// Never run the agent without the tools the workflow promised it.
+			return r.stepError(ctx, st, err, sr)
+		}
+		req.Tools, req.Attach = sess.Tools, sess.Attach
+	}
+	out, err := provider.Run(ctx, req)
+	if sess != nil {
+		summary, ferr := sess.Finish(context.WithoutCancel(ctx), err)
+		sr.Tools = summary
+		if err == nil {
+			err = ferr
+		}
+	}
 	if err != nil {
 		return r.stepError(ctx, st, err, sr)
 	}
 	sr.Status, sr.Output = StepSuccess, out.Output
 	return nil
+}
+
+func absDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 // stepError sorts an error from a step into: interrupt (stops the run), timeout or execution

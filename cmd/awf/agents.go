@@ -1,0 +1,28 @@
+package main
+
+import (
+	"os"
+
+	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
+)
+
+// agentProviders returns one provider per supported agent, keyed by the YAML `provider` name.
+func agentProviders(_ *zap.Logger) map[string]ports.AgentProvider {
+	return map[string]ports.AgentProvider{}
+}
+
+// inProcessProviders names the providers that call tools in-process instead of spawning
+// `awf mcp-serve` (DESIGN §2, path 2).
+func inProcessProviders() map[string]bool {
+	return map[string]bool{"openai_compatible": true}
+}
+
+// selfPath is the awf binary agent CLIs spawn as `awf mcp-serve`.
+func selfPath() string {
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return os.Args[0]
+}

@@ -15,11 +15,11 @@ all: build
 build: ## build bin/awf
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(AWF) ./cmd/awf
 
-test: lint-arch vet build ## architecture rules, vet, and every test (unit, integration)
-	$(GO) test -count=1 ./...
+test: lint-arch vet build ## architecture rules, vet, and every test (unit, integration, e2e with the real CLIs)
+	$(GO) test -count=1 -timeout 20m ./...
 
-test-race: build ## every test under the race detector
-	$(GO) test -race -count=1 ./...
+test-race: build ## every Go test under the race detector (the e2e CLI runs are in `make test`)
+	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /tests/e2e)
 
 vet:
 	$(GO) vet ./...

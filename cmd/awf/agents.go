@@ -3,14 +3,26 @@ package main
 import (
 	"os"
 
+	"go.opentelemetry.io/otel"
 	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/application/validate"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/openai"
 
 	"github.com/awf-dev/awf/internal/domain/ports"
 )
 
 // agentProviders returns one provider per supported agent, keyed by the YAML `provider` name.
-func agentProviders(_ *zap.Logger) map[string]ports.AgentProvider {
-	return map[string]ports.AgentProvider{}
+func agentProviders(logger *zap.Logger) map[string]ports.AgentProvider {
+	return map[string]ports.AgentProvider{
+		openai.Name: openai.New(nil, logger, otel.Tracer("awf")),
+	}
+}
+
+// providerChecks validate each provider's step options (unknown keys, wrong types) at load time,
+// so `awf validate` catches them with file:line:col instead of the step failing mid-run.
+func providerChecks() []validate.Check {
+	return []validate.Check{openai.CheckWorkflow}
 }
 
 // inProcessProviders names the providers that call tools in-process instead of spawning

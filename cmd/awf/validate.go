@@ -56,7 +56,7 @@ func validationService(g *globalFlags) (validate.Service, error) {
 	if err != nil {
 		return validate.Service{}, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
 	}
-	return validate.Service{Repo: yamlRepo{yamlrepo.Repository{Root: root}}}, nil
+	return validate.Service{Repo: yamlRepo{yamlrepo.Repository{Root: root}}, Checks: providerChecks()}, nil
 }
 
 // yamlRepo adapts yamlrepo to ports.WorkflowRepository.

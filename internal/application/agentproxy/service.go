@@ -135,6 +135,11 @@ func (s *Service) config(ctx context.Context, st *workflow.State, dir, ready str
 		Step:              st.Name,
 		PluginsFile:       s.PluginsFile,
 	}
+	// A step may keep its model key in a variable of its own choosing; the agent's Bash must not
+	// be able to print it.
+	if name, ok := st.Options["api_key_env"].(string); ok && name != "" {
+		cfg.HideEnv = append(cfg.HideEnv, name)
+	}
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(ctx, carrier)
 	cfg.Traceparent = carrier["traceparent"]

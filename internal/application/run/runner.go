@@ -334,9 +334,9 @@ func (r *Runner) stepError(ctx context.Context, st *workflow.State, err error, s
 	if ctx.Err() != nil {
 		return interrupted(ctx.Err())
 	}
-	if fault.ExitCode(err) == fault.ExitUser {
-		return err
-	}
+	// Whatever its category, an error from the step's own work (a CLI, an endpoint, the proxy,
+	// the loop guard) fails the step so the workflow can follow on_failure; only errors in the
+	// workflow itself (templates, prompt files) stop the run, and those return before this.
 	sr.Status = StepFailure
 	if sr.ExitCode == 0 {
 		sr.ExitCode = -1

@@ -39,6 +39,9 @@ type ServeConfig struct {
 	// BashEnv, when set, is the exact environment for the Bash tool; otherwise awf's environment
 	// minus agent credentials.
 	BashEnv []string `json:"bash_env,omitempty"`
+	// HideEnv names more variables to keep out of Bash's environment, such as the variable a
+	// step's api_key_env points at, on top of the agent credentials awf always removes.
+	HideEnv []string `json:"hide_env,omitempty"`
 	// PluginsFile is the plugins.yaml to read plugin declarations from.
 	PluginsFile string `json:"plugins_file,omitempty"`
 }

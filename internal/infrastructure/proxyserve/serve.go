@@ -11,6 +11,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -62,7 +64,11 @@ func Build(ctx context.Context, cfg proxy.ServeConfig, deps Deps) (*tools.Router
 	}
 	providers := append([]ports.ToolProvider(nil), deps.Providers...)
 	if cfg.Builtins() {
-		b, err := builtins.New(builtins.Options{Root: root, Env: cfg.BashEnv})
+		env := cfg.BashEnv
+		if env == nil {
+			env = hideEnv(builtins.ScrubEnv(os.Environ()), cfg.HideEnv)
+		}
+		b, err := builtins.New(builtins.Options{Root: root, Env: env})
 		if err != nil {
 			return nil, fault.Wrap(err, CodeConfig, "cannot serve the built-in tools for root %s", root)
 		}
@@ -171,4 +177,19 @@ func writeReady(path string, rec ReadyRecord) error {
 		return fmt.Errorf("rename ready file: %w", err)
 	}
 	return nil
+}
+
+// hideEnv drops the named variables from env.
+func hideEnv(env, names []string) []string {
+	if len(names) == 0 {
+		return env
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/logging"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
+)
+
+func newPluginsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "plugins",
+		Short: "Inspect the plugins declared in .awf/plugins.yaml",
+	}
+	var (
+		format  string
+		noStart bool
+	)
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List declared plugins with their state and operations (starts them to ask)",
+		Long: `List the plugins of .awf/plugins.yaml: name, state, version and, for each operation, the tool
+name a step would expose (<plugin>_<operation>), the variant it must be called with (read, write,
+destructive, from its annotations) and its annotation hints. Plugins are started to list their
+operations and stopped afterwards; --no-start shows the declarations only.
+Exit 0, or 3 when a declared plugin failed to start.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkFormat(format, "text", "json"); err != nil {
+				return err
+			}
+			root, err := g.projectRoot()
+			if err != nil {
+				return fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+			}
+			level := zapcore.WarnLevel
+			if g.verbose {
+				level = zapcore.DebugLevel
+			}
+			logger, closeLog, err := logging.New(logging.Options{Console: cmd.ErrOrStderr(), ConsoleLevel: level})
+			if err != nil {
+				return err
+			}
+			defer func() { _ = closeLog() }()
+			host := plugins.New(plugins.Options{Root: root, Logger: logger})
+			defer func() { _ = host.Close() }()
+			rows, err := pluginRows(cmd.Context(), host, !noStart)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
+				if err := writeJSON(cmd.OutOrStdout(), struct {
+					Plugins []pluginRow `json:"plugins"`
+				}{rows}); err != nil {
+					return err
+				}
+			} else {
+				printPlugins(cmd.OutOrStdout(), rows)
+			}
+			for _, r := range rows {
+				if r.State == string(plugins.StateFailed) {
+					return &exitError{code: fault.ExitExecution}
+				}
+			}
+			return nil
+		},
+	}
+	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	list.Flags().BoolVar(&noStart, "no-start", false, "do not start plugins; show declarations only")
+	cmd.AddCommand(list)
+	return cmd
+}
+
+// pluginRow is one plugin as `awf plugins list` shows it.
+type pluginRow struct {
+	Name        string         `json:"name"`
+	State       string         `json:"state"`
+	Command     string         `json:"command"`
+	Version     string         `json:"version,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Error       string         `json:"error,omitempty"`
+	Operations  []operationRow `json:"operations"`
+}
+
+// operationRow is one operation with the tool it becomes.
+type operationRow struct {
+	Name        string           `json:"name"`
+	Tool        string           `json:"tool"`
+	CallWith    tool.Variant     `json:"call_with"`
+	Description string           `json:"description,omitempty"`
+	Annotations tool.Annotations `json:"annotations"`
+}
+
+// pluginRows describes every declared plugin, starting the enabled ones when start is set.
+func pluginRows(ctx context.Context, host *plugins.Host, start bool) ([]pluginRow, error) {
+	m, err := host.Manifest()
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]pluginRow, 0, len(m.Specs))
+	for _, spec := range m.Specs {
+		row := pluginRow{Name: spec.Name, Command: spec.Command, Operations: []operationRow{}}
+		if start && !spec.Disabled {
+			if _, err := host.Operations(ctx, spec.Name); err != nil {
+				row.Error = err.Error()
+			}
+		}
+		st, err := host.Status(spec.Name)
+		if err != nil {
+			return nil, err
+		}
+		row.State, row.Version, row.Description = string(st.State), st.Version, st.Description
+		for _, op := range st.Operations {
+			row.Operations = append(row.Operations, operationRow{
+				Name: op.Name, Tool: pluginadapter.ToolName(spec.Name, op.Name), CallWith: tool.CallWith(op.Annotations),
+				Description: pluginFirstLine(op.Description), Annotations: op.Annotations,
+			})
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+func printPlugins(w io.Writer, rows []pluginRow) {
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "No plugins declared (.awf/plugins.yaml is missing or empty).")
+		return
+	}
+	for i, r := range rows {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		head := fmt.Sprintf("%s  %s", r.Name, r.State)
+		if r.Version != "" {
+			head += "  v" + strings.TrimPrefix(r.Version, "v")
+		}
+		fmt.Fprintf(w, "%s  (%s)\n", head, r.Command)
+		if r.Description != "" {
+			fmt.Fprintf(w, "  %s\n", r.Description)
+		}
+		if r.Error != "" {
+			fmt.Fprintf(w, "  error: %s\n", r.Error)
+		}
+		if len(r.Operations) == 0 {
+			continue
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  OPERATION\tTOOL\tCALL WITH\tHINTS\tDESCRIPTION")
+		for _, op := range r.Operations {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", op.Name, op.Tool, op.CallWith, pluginHints(op.Annotations), short(op.Description, 60))
+		}
+		_ = tw.Flush()
+	}
+}
+
+// pluginHints renders the annotation hints compactly: "readOnly" for true, "!destructive" for false,
+// nothing for unset; "-" when none is set.
+func pluginHints(a tool.Annotations) string {
+	var out []string
+	for _, h := range []struct {
+		name string
+		v    *bool
+	}{{"readOnly", a.ReadOnlyHint}, {"destructive", a.DestructiveHint}, {"idempotent", a.IdempotentHint}, {"openWorld", a.OpenWorldHint}} {
+		switch {
+		case h.v == nil:
+		case *h.v:
+			out = append(out, h.name)
+		default:
+			out = append(out, "!"+h.name)
+		}
+	}
+	if len(out) == 0 {
+		return "-"
+	}
+	return strings.Join(out, " ")
+}
+
+func pluginFirstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// projectPluginHost is the plugin host of a project, for `awf validate` and `awf run`
+// (validate.PluginCheck) and anything else that needs the project's plugins. Close it when done.
+func projectPluginHost(root string, logger *zap.Logger) *plugins.Host {
+	return plugins.New(plugins.Options{Root: root, Logger: logger})
+}
+
+// pluginProviders builds the tool providers of an mcp-serve config's plugin_tools, one per
+// entry, over one host reading cfg.PluginsFile (default <root>/.awf/plugins.yaml, root being
+// cfg.RootDir or the current directory). The returned close stops the plugin processes; call it
+// after the router is closed, also when building the router failed.
+func pluginProviders(cfg proxy.ServeConfig, logger *zap.Logger) ([]ports.ToolProvider, func() error) {
+	if len(cfg.PluginTools) == 0 {
+		return nil, func() error { return nil }
+	}
+	opts := plugins.Options{File: cfg.PluginsFile, Logger: logger}
+	if cfg.PluginsFile == "" {
+		opts.Root = cfg.RootDir
+		if opts.Root == "" {
+			opts.Root, _ = os.Getwd()
+		}
+	}
+	host := plugins.New(opts)
+	return pluginadapter.Providers(host, cfg.PluginTools), host.Close
+}

@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-race test-unit lint lint-arch vet staticcheck bench fuzz demo clean tools
+.PHONY: all build plugins demo-hello test test-race test-unit lint lint-arch vet staticcheck bench fuzz demo clean tools
 
 all: build
 
@@ -47,9 +47,18 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real 
 		done; \
 	done
 
-demo: build ## run the offline demo workflow
-	$(AWF) run examples/workflows/hello.yaml --input name=developer
+demo: build plugins ## run the offline demo: an agent step whose tools go through awf
+	$(GO) build -trimpath -o $(BIN)/demo-model ./examples/demo-model
+	examples/demo.sh
+
+demo-hello: build ## the command-only example workflow with inputs and a branch
 	$(AWF) run examples/workflows/hello.yaml --input name=developer --input shout=true
+
+plugins: ## build the example plugins into bin/plugins (used by .awf/plugins.yaml)
+	@mkdir -p $(BIN)/plugins
+	@for p in examples/plugins/*/; do \
+		n=$$(basename $$p); $(GO) build -trimpath -o $(BIN)/plugins/$$n ./$$p || exit 1; \
+	done
 
 clean:
 	rm -rf $(BIN)

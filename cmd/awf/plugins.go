@@ -202,11 +202,11 @@ func projectPluginHost(root string, logger *zap.Logger) *plugins.Host {
 
 // pluginProviders builds the tool providers of an mcp-serve config's plugin_tools, one per
 // entry, over one host reading cfg.PluginsFile (default <root>/.awf/plugins.yaml, root being
-// cfg.RootDir or the current directory). The returned close stops the plugin processes; call it
-// after the router is closed, also when building the router failed.
-func pluginProviders(cfg proxy.ServeConfig, logger *zap.Logger) ([]ports.ToolProvider, func() error) {
+// cfg.RootDir or the current directory). The router that takes them owns the plugin processes:
+// its Close, or a failed NewRouter, stops them. nil when the config exposes no plugin tools.
+func pluginProviders(cfg proxy.ServeConfig, logger *zap.Logger) []ports.ToolProvider {
 	if len(cfg.PluginTools) == 0 {
-		return nil, func() error { return nil }
+		return nil
 	}
 	opts := plugins.Options{File: cfg.PluginsFile, Logger: logger}
 	if cfg.PluginsFile == "" {
@@ -216,5 +216,5 @@ func pluginProviders(cfg proxy.ServeConfig, logger *zap.Logger) ([]ports.ToolPro
 		}
 	}
 	host := plugins.New(opts)
-	return pluginadapter.Providers(host, cfg.PluginTools), host.Close
+	return pluginadapter.Owned(host, host, cfg.PluginTools)
 }

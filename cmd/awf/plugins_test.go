@@ -106,7 +106,7 @@ func testPluginsListText(t *testing.T, bins map[string]string) {
 
 func testPluginProviders(t *testing.T, bins map[string]string) {
 	root := pluginsProject(t, bins)
-	provs, closeHost := pluginProviders(proxy.ServeConfig{
+	provs := pluginProviders(proxy.ServeConfig{
 		RootDir:     root,
 		PluginTools: []proxy.PluginTools{{Plugin: "echo", Expose: []string{"echo"}}, {Plugin: "notes", Expose: []string{"get"}}},
 	}, zap.NewNop())
@@ -121,15 +121,17 @@ func testPluginProviders(t *testing.T, bins map[string]string) {
 	if err != nil || res.JoinedText() != "hi" {
 		t.Fatalf("CallTool = %+v, %v", res, err)
 	}
-	if err := closeHost(); err != nil {
-		t.Fatal(err)
+	for _, p := range provs { // as the router's Close does
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for name, bin := range bins {
 		if pids := plugintest.Processes(t, bin); len(pids) != 0 {
-			t.Errorf("%s processes after close: %v", name, pids)
+			t.Errorf("%s processes after the providers closed: %v", name, pids)
 		}
 	}
-	if provs, closeHost := pluginProviders(proxy.ServeConfig{}, zap.NewNop()); provs != nil || closeHost() != nil {
+	if provs := pluginProviders(proxy.ServeConfig{}, zap.NewNop()); provs != nil {
 		t.Error("a config without plugin_tools needs no host")
 	}
 	h := projectPluginHost(root, zap.NewNop())

@@ -1,0 +1,71 @@
+package ports
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// Codes of the plugin registry checks (DESIGN §4). They live beside the ports because the host
+// (infrastructure), the tool adapter and validation (application) all report them and must agree.
+const (
+	// CodeUnknownPlugin: a plugin name that .awf/plugins.yaml does not declare.
+	CodeUnknownPlugin = "USER.MCP_PROXY.UNKNOWN_PLUGIN"
+	// CodePluginDisabled: a plugin declared with `disabled: true`.
+	CodePluginDisabled = "USER.MCP_PROXY.PLUGIN_DISABLED"
+	// CodeUnknownOperation: an operation the running plugin does not list.
+	CodeUnknownOperation = "USER.MCP_PROXY.UNKNOWN_OPERATION"
+	// CodeNameCollision: two tools of one step end up with the same name.
+	CodeNameCollision = "USER.MCP_PROXY.NAME_COLLISION"
+)
+
+// PluginDecl is one plugin as declared in plugins.yaml.
+type PluginDecl struct {
+	Name     string
+	Disabled bool
+	// Pos is where the plugin's name is written in plugins.yaml.
+	Pos fault.Position
+}
+
+// PluginOperation is one operation a running plugin lists.
+type PluginOperation struct {
+	Name        string
+	Description string
+	// InputSchema is the JSON Schema as the plugin sent it (nil: no arguments).
+	InputSchema json.RawMessage
+	// OutputDescription says what a successful result holds; may be empty.
+	OutputDescription string
+	// Annotations keep "not said" apart from "false" (pointer hints).
+	Annotations tool.Annotations
+}
+
+// PluginRegistry is what validation needs to know about plugins: which are declared, and what
+// a declared plugin lists (which may start it).
+type PluginRegistry interface {
+	// Plugins returns the declarations in file order; none when there is no plugins file. An
+	// error whose chain holds a DiagnosticsError means the file is invalid, with one positioned
+	// diagnostic per problem.
+	Plugins(ctx context.Context) ([]PluginDecl, error)
+	// Operations starts the plugin if it is not running and returns what it lists. Unknown and
+	// disabled names are coded errors (CodeUnknownPlugin, CodePluginDisabled).
+	Operations(ctx context.Context, plugin string) ([]PluginOperation, error)
+}
+
+// OperationProvider runs plugin operations; the plugin tool adapter turns one into tools.
+type OperationProvider interface {
+	// Operations is as in PluginRegistry.
+	Operations(ctx context.Context, plugin string) ([]PluginOperation, error)
+	// Execute runs one operation with JSON object arguments. A result with IsError is the
+	// operation's own failure; an error means the plugin could not answer (it crashed, could
+	// not start, or ctx ended) and names the plugin.
+	Execute(ctx context.Context, plugin, operation string, args json.RawMessage) (tool.Result, error)
+}
+
+// DiagnosticsError is an error that carries several positioned problems, such as an invalid
+// plugins.yaml, so that validation can report each at its place instead of one opaque error.
+type DiagnosticsError interface {
+	error
+	Diagnostics() fault.Diagnostics
+}

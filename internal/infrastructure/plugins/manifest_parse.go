@@ -1,0 +1,339 @@
+package plugins
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// parser walks one plugins.yaml and collects diagnostics without stopping at the first.
+type parser struct {
+	file       string
+	ds         fault.Diagnostics
+	expansions int
+}
+
+// maxExpansions bounds alias resolutions and config nodes, so a small file cannot expand
+// without bound; maxDepth bounds config nesting.
+const (
+	maxExpansions = 100_000
+	maxDepth      = 64
+)
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func (p *parser) pos(n *yaml.Node) fault.Position {
+	return fault.Position{File: p.file, Line: n.Line, Column: n.Column}
+}
+
+func (p *parser) errorf(n *yaml.Node, code, hint, format string, args ...any) {
+	p.ds.Errorf(p.pos(n), code, hint, format, args...)
+}
+
+func (p *parser) document(data []byte) *yaml.Node {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil // an empty file declares no plugins
+		}
+		msg, pos := err.Error(), fault.Position{File: p.file, Line: 1, Column: 1}
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			pos.Line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		}
+		p.ds.Errorf(pos, CodeYAMLSyntax, "check the indentation (spaces, not tabs) and quoting around this line",
+			"invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+		return nil
+	}
+	if len(doc.Content) == 0 {
+		return nil
+	}
+	p.duplicates(doc.Content[0])
+	return doc.Content[0]
+}
+
+// resolve follows aliases, charging each against the expansion budget.
+func (p *parser) resolve(n *yaml.Node) *yaml.Node {
+	for hops := 0; n != nil && n.Kind == yaml.AliasNode; hops++ {
+		p.expansions++
+		if hops > 64 || p.expansions > maxExpansions {
+			p.errorf(n, CodeInvalidValue, "remove the aliases (*name)", "aliases in %s expand too far", p.file)
+			return nil
+		}
+		n = n.Alias
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool { return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+// pairs returns a mapping's key and value nodes; a null node is empty, anything else is
+// reported. Merge keys are refused: plugins.yaml is small enough to write out.
+func (p *parser) pairs(n *yaml.Node, what, example string) [][2]*yaml.Node {
+	r := p.resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	if r.Kind != yaml.MappingNode {
+		p.errorf(n, CodeInvalidValue, "write it as a mapping, e.g. "+example, "%s must be a mapping, got %s", what, kind(r))
+		return nil
+	}
+	var out [][2]*yaml.Node
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(r.Content); i += 2 {
+		k, v := p.resolve(r.Content[i]), r.Content[i+1]
+		if k == nil {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+			p.errorf(r.Content[i], CodeInvalidValue, "write each key out; merge keys (<<) and complex keys are not supported here",
+				"keys of %s must be plain words", what)
+			continue
+		}
+		if seen[k.Value] {
+			continue // reported by duplicates
+		}
+		seen[k.Value] = true
+		out = append(out, [2]*yaml.Node{k, v})
+	}
+	return out
+}
+
+var (
+	topKeys    = []string{"plugins"}
+	pluginKeys = []string{"command", "args", "env", "config", "disabled"}
+)
+
+func (p *parser) top(root *yaml.Node) []Spec {
+	var specs []Spec
+	for _, kv := range p.pairs(root, "plugins.yaml", "`plugins: {echo: {command: bin/plugins/echo}}`") {
+		if kv[0].Value != "plugins" {
+			p.unknownKey(kv[0], "at the top of plugins.yaml", topKeys)
+			continue
+		}
+		for _, pv := range p.pairs(kv[1], "plugins", "`echo: {command: bin/plugins/echo}`") {
+			if s, ok := p.plugin(pv[0], pv[1]); ok {
+				specs = append(specs, s)
+			}
+		}
+	}
+	return specs
+}
+
+func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
+	s := Spec{Name: k.Value, Pos: p.pos(k), Config: json.RawMessage("{}")}
+	ok := true
+	if !pluginName.MatchString(s.Name) {
+		p.errorf(k, CodeInvalidName, "use 1-64 letters, digits, '_' or '-', starting with a letter or digit: the name prefixes tool names",
+			"plugin name %q is not allowed", s.Name)
+		ok = false
+	}
+	if r := p.resolve(v); r != nil && r.Kind != yaml.MappingNode {
+		p.errorf(v, CodeInvalidValue, "write `"+s.Name+": {command: bin/plugins/"+s.Name+"}`",
+			"plugin %q must be a mapping with at least `command`, got %s", s.Name, kind(r))
+		return s, false
+	}
+	hasCommand := false
+	for _, kv := range p.pairs(v, "plugin "+s.Name, "`{command: bin/plugins/"+s.Name+"}`") {
+		key, val := kv[0], kv[1]
+		switch key.Value {
+		case "command":
+			hasCommand = true
+			s.Command = p.str(val, "command of plugin "+s.Name)
+			s.CommandPos = p.pos(val)
+			if strings.TrimSpace(s.Command) == "" {
+				p.errorf(val, CodeMissingCommand, "give the plugin's executable, relative to the project root", "command of plugin %q is empty", s.Name)
+				ok = false
+			}
+		case "args":
+			for _, it := range p.seq(val, "args of plugin "+s.Name, "[--verbose]") {
+				s.Args = append(s.Args, p.str(it, "an item of args of plugin "+s.Name))
+			}
+		case "env":
+			for _, ev := range p.pairs(val, "env of plugin "+s.Name, "`{LOG_LEVEL: debug}`") {
+				if strings.ContainsAny(ev[0].Value, "=\x00") || ev[0].Value == "" {
+					p.errorf(ev[0], CodeInvalidValue, "environment variable names cannot be empty or contain '='", "env key %q of plugin %q is not a variable name", ev[0].Value, s.Name)
+					continue
+				}
+				s.Env = append(s.Env, ev[0].Value+"="+p.str(ev[1], "env "+ev[0].Value+" of plugin "+s.Name))
+			}
+		case "config":
+			s.Config = p.config(val, s.Name)
+		case "disabled":
+			s.Disabled = p.boolean(val, "disabled of plugin "+s.Name)
+		default:
+			p.unknownKey(key, "in plugin "+strconv.Quote(s.Name), pluginKeys)
+		}
+	}
+	if !hasCommand {
+		p.errorf(k, CodeMissingCommand, "add `command: bin/plugins/"+s.Name+"` (relative to the project root)", "plugin %q has no command", s.Name)
+		ok = false
+	}
+	return s, ok
+}
+
+func (p *parser) unknownKey(k *yaml.Node, where string, valid []string) {
+	hint := workflow.DidYouMean(k.Value, valid)
+	if !strings.HasPrefix(hint, "did you mean") {
+		hint = "valid keys " + where + ": " + strings.Join(valid, ", ")
+	}
+	p.errorf(k, CodeUnknownKey, hint, "unknown key %q %s", k.Value, where)
+}
+
+func (p *parser) seq(n *yaml.Node, what, example string) []*yaml.Node {
+	r := p.resolve(n)
+	if isNull(r) {
+		return nil
+	}
+	if r.Kind != yaml.SequenceNode {
+		p.errorf(n, CodeInvalidValue, "write it as a list, e.g. "+example, "%s must be a list, got %s", what, kind(r))
+		return nil
+	}
+	return r.Content
+}
+
+func (p *parser) str(n *yaml.Node, what string) string {
+	r := p.resolve(n)
+	if isNull(r) {
+		return ""
+	}
+	if r.Kind != yaml.ScalarNode {
+		p.errorf(n, CodeInvalidValue, "write a single value, quoted if needed", "%s must be text, got %s", what, kind(r))
+		return ""
+	}
+	return r.Value
+}
+
+func (p *parser) boolean(n *yaml.Node, what string) bool {
+	r := p.resolve(n)
+	if r != nil && r.Kind == yaml.ScalarNode && r.Tag == "!!bool" {
+		var b bool
+		if r.Decode(&b) == nil {
+			return b
+		}
+	}
+	p.errorf(n, CodeInvalidValue, "write true or false, without quotes", "%s must be true or false, got %s", what, kind(r))
+	return false
+}
+
+// config turns the `config:` block into a JSON object.
+func (p *parser) config(n *yaml.Node, name string) json.RawMessage {
+	r := p.resolve(n)
+	if isNull(r) {
+		return json.RawMessage("{}")
+	}
+	if r.Kind != yaml.MappingNode {
+		p.errorf(n, CodeInvalidValue, "write it as a mapping, e.g. `config: {dir: .awf/notes}`", "config of plugin %q must be a mapping, got %s", name, kind(r))
+		return json.RawMessage("{}")
+	}
+	v, ok := p.value(n, 0)
+	if !ok {
+		return json.RawMessage("{}")
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		p.errorf(n, CodeInvalidValue, "use plain values (text, numbers, booleans, lists, mappings)", "config of plugin %q cannot be sent as JSON: %v", name, err)
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// value converts a config node into JSON-ready Go values.
+func (p *parser) value(n *yaml.Node, depth int) (any, bool) {
+	r := p.resolve(n)
+	p.expansions++
+	if r == nil || p.expansions > maxExpansions || depth > maxDepth {
+		if r != nil {
+			p.errorf(n, CodeInvalidValue, "flatten the config and remove aliases that expand to large values", "config nests too deeply or expands too far")
+		}
+		return nil, false
+	}
+	switch r.Kind {
+	case yaml.ScalarNode:
+		var v any
+		if err := r.Decode(&v); err != nil {
+			return r.Value, true
+		}
+		if f, isFloat := v.(float64); isFloat && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			p.errorf(n, CodeInvalidValue, "JSON has no NaN or infinity; quote the value to pass it as text", "config value %s is not a JSON number", r.Value)
+			return nil, false
+		}
+		return v, true
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(r.Content))
+		for _, it := range r.Content {
+			v, ok := p.value(it, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	case yaml.MappingNode:
+		out := map[string]any{}
+		for _, kv := range p.pairs(r, "config", "") {
+			v, ok := p.value(kv[1], depth+1)
+			if !ok {
+				return nil, false
+			}
+			out[kv[0].Value] = v
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// duplicates reports keys defined twice in one mapping anywhere in the file.
+func (p *parser) duplicates(n *yaml.Node) {
+	if n == nil {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		first := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if prev, dup := first[k.Value]; dup {
+				p.errorf(k, CodeDuplicateKey, fmt.Sprintf("first defined at line %d; remove one of them", prev.Line),
+					"key %q is defined twice in the same mapping", k.Value)
+				continue
+			}
+			first[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		p.duplicates(c)
+	}
+}
+
+func kind(n *yaml.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return fmt.Sprintf("%q", n.Value)
+	}
+	return "an unsupported YAML node"
+}

@@ -111,10 +111,11 @@ func stepFor(cmd *cobra.Command, g *globalFlags, wfName, stepName string) (*work
 	if wfName == "" || stepName == "" {
 		return nil, fault.New("USER.CLI.MISSING_FLAG", "--workflow and --step go together").WithHint("pass both, e.g. --workflow review --step review")
 	}
-	svc, err := validationService(g)
+	svc, done, err := validationService(g)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	rep, err := svc.Validate(cmd.Context(), wfName)
 	if err != nil {
 		return nil, err

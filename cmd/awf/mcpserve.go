@@ -44,7 +44,10 @@ func newMCPServeCmd() *cobra.Command {
 				defer cancel()
 				_ = shutdown(ctx)
 			}()
-			deps := proxyserve.Deps{Logger: logger, Version: version}
+			deps, err := toolDeps(cmd.Context(), cfg, logger)
+			if err != nil {
+				return err
+			}
 			return proxyserve.Serve(cmd.Context(), cfg, deps, os.Stdin, os.Stdout)
 		},
 	}

@@ -55,10 +55,11 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 }
 
 func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs []string, format string, out, errOut io.Writer) error {
-	svc, err := validationService(g)
+	svc, done, err := validationService(g)
 	if err != nil {
 		return err
 	}
+	defer done()
 	rep, err := svc.Validate(ctx, target)
 	if err != nil {
 		return err

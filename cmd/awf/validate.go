@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -24,10 +25,11 @@ project root; anything else is taken as a path. Exit 0 when valid, 1 when invali
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			svc, err := validationService(g)
+			svc, done, err := validationService(g)
 			if err != nil {
 				return err
 			}
+			defer done()
 			rep, err := svc.Validate(cmd.Context(), args[0])
 			if err != nil {
 				if format == "json" {
@@ -51,12 +53,17 @@ project root; anything else is taken as a path. Exit 0 when valid, 1 when invali
 	return cmd
 }
 
-func validationService(g *globalFlags) (validate.Service, error) {
+// validationService returns the validator with every check: provider options and the plugins the
+// workflow's steps expose (started to ask them for their operations). Call the closer to stop the
+// plugins it started.
+func validationService(g *globalFlags) (validate.Service, func(), error) {
 	root, err := g.projectRoot()
 	if err != nil {
-		return validate.Service{}, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+		return validate.Service{}, func() {}, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
 	}
-	return validate.Service{Repo: yamlRepo{yamlrepo.Repository{Root: root}}, Checks: providerChecks()}, nil
+	host := projectPluginHost(root, zap.NewNop())
+	checks := append(providerChecks(), validate.PluginCheck(host))
+	return validate.Service{Repo: yamlRepo{yamlrepo.Repository{Root: root}}, Checks: checks}, func() { _ = host.Close() }, nil
 }
 
 // yamlRepo adapts yamlrepo to ports.WorkflowRepository.

@@ -73,12 +73,19 @@ func (r *Router) register(ctx context.Context) (*catalog, error) {
 	sources := map[string][]tool.Source{}
 	var names []string // first-seen order, for a stable collision report
 	var listErrs, nameErrs, schemaErrs []string
+	var errs []error
 	for i, p := range r.providers {
 		if err := ctx.Err(); err != nil {
 			return nil, fault.Wrap(err, "INTERRUPT.MCP_PROXY.CANCELLED", "listing tools was cancelled")
 		}
 		defs, err := p.ListTools(ctx)
 		if err != nil {
+			if fault.ExitCode(err) == fault.ExitUser {
+				// A configuration mistake (unknown plugin or operation, bad plugin config) keeps its
+				// own code: it is the user's to fix, not an execution failure.
+				errs = append(errs, err)
+				continue
+			}
 			listErrs = append(listErrs, fmt.Sprintf("%s could not list its tools: %v", providerLabel(p, i), err))
 			continue
 		}
@@ -106,7 +113,6 @@ func (r *Router) register(ctx context.Context) (*catalog, error) {
 			cat.entries[def.Name] = &entry{def: def, provider: p, schema: resolved}
 		}
 	}
-	var errs []error
 	var collisions []Collision
 	for _, n := range names {
 		if s := sources[n]; len(s) > 1 {

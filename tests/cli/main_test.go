@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-var awfBin string
+var awfBin, pluginDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "awf-cli-test-")
@@ -30,6 +30,14 @@ func TestMain(m *testing.M) {
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building awf:", err)
+		os.Exit(1)
+	}
+	pluginDir = filepath.Join(dir, "plugins")
+	plug := exec.Command("go", "build", "-o", pluginDir+"/", "./examples/plugins/...")
+	plug.Dir = repo
+	plug.Stdout, plug.Stderr = os.Stderr, os.Stderr
+	if err := plug.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building plugins:", err)
 		os.Exit(1)
 	}
 	code := m.Run()

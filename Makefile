@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build plugins demo-hello test test-race test-unit lint lint-arch vet staticcheck bench fuzz demo clean tools
+.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz demo clean tools
 
 all: build
 
@@ -54,11 +54,14 @@ demo: build plugins ## run the offline demo: an agent step whose tools go throug
 demo-hello: build ## the command-only example workflow with inputs and a branch
 	$(AWF) run examples/workflows/hello.yaml --input name=developer --input shout=true
 
-plugins: ## build the example plugins into bin/plugins (used by .awf/plugins.yaml)
-	@mkdir -p $(BIN)/plugins
-	@for p in examples/plugins/*/; do \
-		n=$$(basename $$p); $(GO) build -trimpath -o $(BIN)/plugins/$$n ./$$p || exit 1; \
-	done
+plugins: ## build the example plugins into bin/plugins (declared in .awf/plugins.yaml)
+	$(GO) build -trimpath -o $(BIN)/plugins/ ./examples/plugins/...
+
+$(TOOLS)/protoc-gen-go $(TOOLS)/protoc-gen-go-grpc: tools/go.mod tools/go.sum
+	cd tools && $(GO) build -o ../$(TOOLS)/ google.golang.org/protobuf/cmd/protoc-gen-go google.golang.org/grpc/cmd/protoc-gen-go-grpc
+
+proto: $(TOOLS)/protoc-gen-go $(TOOLS)/protoc-gen-go-grpc ## regenerate proto/pluginv1 with the pinned generators (needs protoc)
+	sh proto/generate.sh $(TOOLS)
 
 clean:
 	rm -rf $(BIN)

@@ -7,22 +7,32 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/application/validate"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/claude"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/codex"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/gemini"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/openai"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/opencode"
 
 	"github.com/awf-dev/awf/internal/domain/ports"
 )
 
 // agentProviders returns one provider per supported agent, keyed by the YAML `provider` name.
 func agentProviders(logger *zap.Logger) map[string]ports.AgentProvider {
+	cfg := cli.Config{}
 	return map[string]ports.AgentProvider{
-		openai.Name: openai.New(nil, logger, otel.Tracer("awf")),
+		openai.Name:   openai.New(nil, logger, otel.Tracer("awf")),
+		claude.Name:   claude.New(cfg),
+		gemini.Name:   gemini.New(cfg),
+		codex.Name:    codex.New(cfg),
+		opencode.Name: opencode.New(cfg),
 	}
 }
 
 // providerChecks validate each provider's step options (unknown keys, wrong types) at load time,
 // so `awf validate` catches them with file:line:col instead of the step failing mid-run.
 func providerChecks() []validate.Check {
-	return []validate.Check{openai.CheckWorkflow}
+	return []validate.Check{openai.CheckWorkflow, claude.CheckWorkflow, gemini.CheckWorkflow, codex.CheckWorkflow, opencode.CheckWorkflow}
 }
 
 // inProcessProviders names the providers that call tools in-process instead of spawning

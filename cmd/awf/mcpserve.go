@@ -48,7 +48,10 @@ func newMCPServeCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return proxyserve.Serve(cmd.Context(), cfg, deps, os.Stdin, os.Stdout)
+			ctx, cancel := context.WithCancel(cmd.Context())
+			defer cancel()
+			go watchParent(ctx, cancel)
+			return proxyserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
 		},
 	}
 	cmd.Flags().StringVar(&configPath, "config", "", "JSON config written by awf for one agent step (default: built-in tools over the current directory)")
@@ -69,4 +72,26 @@ func loadServeConfig(path string) (proxy.ServeConfig, error) {
 		return cfg, fault.New(proxyserve.CodeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
 	}
 	return cfg, nil
+}
+
+// watchParent ends the server when the process that spawned it dies. stdin EOF normally tells,
+// but a CLI killed with SIGKILL can leave the pipe held open by a sibling (codex runs its MCP
+// servers in their own process group), and a server nobody will ever talk to must not linger.
+// A prctl parent-death signal would be simpler but fires when the spawning *thread* exits, which
+// in Node-based CLIs can be any libuv worker; watching for reparenting is exact.
+func watchParent(ctx context.Context, cancel context.CancelFunc) {
+	parent := os.Getppid()
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if os.Getppid() != parent {
+				cancel()
+				return
+			}
+		}
+	}
 }

@@ -1,0 +1,38 @@
+package cli
+
+import (
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// CheckSteps validates every agent step of wf that uses provider: each option problem becomes
+// an error at the option's key (or value, for a bad value), and a step whose proxy cannot be
+// fully isolated on this CLI gets the USER.MCP_PROXY.UNSUPPORTED_PROVIDER warning naming what
+// remains. Provider packages wrap it into a validate.Check-shaped CheckWorkflow.
+func CheckSteps(wf *workflow.Workflow, provider string, validate func(map[string]any) []OptionError, isolation func(intercept bool) string) fault.Diagnostics {
+	var ds fault.Diagnostics
+	if wf == nil {
+		return ds
+	}
+	for _, name := range wf.Order {
+		st := wf.States[name]
+		if st == nil || st.Type != workflow.StateAgent || st.Provider != provider {
+			continue
+		}
+		for _, p := range validate(st.Options) {
+			pos := st.KeyAt("options." + p.Key)
+			if p.Err.Code == CodeInvalidOption {
+				pos = st.ValueAt("options." + p.Key)
+			}
+			ds.Errorf(pos, p.Err.Code, p.Err.Hint, "step %q: %s", name, p.Err.Message)
+		}
+		if px := st.MCPProxy; px != nil && px.Enable {
+			if w := isolation(px.InterceptBuiltins); w != "" {
+				ds.Warnf(px.KeyAt("intercept_builtins"), CodeUnsupportedProvider,
+					"set intercept_builtins: false to silence this if the CLI's own tools are acceptable here, or use a provider awf can isolate (claude, gemini)",
+					"step %q: %s", name, w)
+			}
+		}
+	}
+	return ds
+}

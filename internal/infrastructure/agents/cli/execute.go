@@ -1,0 +1,162 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+)
+
+// Plan is everything a provider decided for one run.
+type Plan struct {
+	Args []string // after the binary, the prompt included
+	// Defaults, Forced and Unset are BuildEnv's layers; the step's env option sits between
+	// Defaults and Forced.
+	Defaults map[string]string
+	Forced   map[string]string
+	Unset    []string
+	// Dirs are created (0700) and Files written (0600, parents 0700) before the CLI starts.
+	// Every path must lie inside the private directory the plan was given.
+	Dirs  []string
+	Files []File
+}
+
+// File is one private file of a run.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Spec is what a provider package hands to Execute.
+type Spec struct {
+	Binary Binary
+	Schema Schema
+	// NeedsDir says whether a step without a proxy still needs private files (a system prompt
+	// file, say). Nil means no.
+	NeedsDir func(v Values) bool
+	// Plan builds the run. dir is the provider's private directory: <Attach.TempDir>/<provider>
+	// with a proxy, a fresh temporary directory when NeedsDir asked for one, else "". base is
+	// the environment the CLI inherits, for providers that read the user's settings from it.
+	Plan func(req ports.AgentRequest, v Values, dir string, base []string) (Plan, error)
+	// Parse reads the CLI's report. A *fault.Error is a failure the CLI itself reported and is
+	// returned as is; any other error means the output could not be read.
+	Parse func(r Result) (ports.AgentResult, error)
+}
+
+// Execute runs one agent step on a CLI: options, binary, private files, environment, process,
+// report. Private files of the run are removed when it ends, whatever the outcome.
+func (c Config) Execute(ctx context.Context, spec Spec, req ports.AgentRequest) (ports.AgentResult, error) {
+	provider := spec.Binary.Provider
+	v, err := spec.Schema.Parse(req.Options)
+	if err != nil {
+		return ports.AgentResult{}, err
+	}
+	base := c.environ()
+	bin, err := spec.Binary.Resolve(v.String("binary"), req.Dir, BuildEnv(base, nil, v.Env("env"), nil, nil))
+	if err != nil {
+		return ports.AgentResult{}, err
+	}
+	dir, cleanup, err := privateDir(provider, req.Attach, spec.NeedsDir != nil && spec.NeedsDir(v))
+	if err != nil {
+		return ports.AgentResult{}, err
+	}
+	defer cleanup()
+	plan, err := spec.Plan(req, v, dir, base)
+	if err != nil {
+		return ports.AgentResult{}, err
+	}
+	if err := makeDirs(dir, plan.Dirs); err != nil {
+		return ports.AgentResult{}, err
+	}
+	if err := writeFiles(dir, plan.Files); err != nil {
+		return ports.AgentResult{}, err
+	}
+	env := BuildEnv(base, plan.Defaults, v.Env("env"), plan.Forced, plan.Unset)
+	res, err := c.Run(ctx, Command{Provider: provider, Path: bin, Args: plan.Args, Dir: req.Dir, Env: env})
+	if err != nil {
+		return ports.AgentResult{}, err
+	}
+	return Outcome(provider, res, spec.Parse)
+}
+
+// Outcome turns a finished run into the step's result. What the CLI said in its report comes
+// first (Claude exits 1 with a JSON report of an API error, which beats a bare "exit 1"); then
+// a non-zero exit; then output that could not be read.
+func Outcome(provider string, r Result, parse func(Result) (ports.AgentResult, error)) (ports.AgentResult, error) {
+	out, err := parse(r)
+	var fe *fault.Error
+	switch {
+	case err != nil && errors.As(err, &fe):
+		return out, err
+	case r.ExitCode != 0:
+		return out, Failed(provider, r)
+	case err != nil:
+		return out, BadOutput(provider, r, err)
+	}
+	return out, nil
+}
+
+// privateDir returns the directory for a run's private files and what removes it.
+func privateDir(provider string, attach *ports.ProxyAttachment, need bool) (string, func(), error) {
+	noop := func() {}
+	if attach != nil && attach.TempDir != "" {
+		dir := filepath.Join(attach.TempDir, provider)
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return "", noop, fault.Wrap(err, CodeSetup, "cannot create %s's private directory in %s", provider, attach.TempDir)
+		}
+		return dir, func() { _ = os.RemoveAll(dir) }, nil
+	}
+	if !need && attach == nil { // an attachment without a TempDir still needs somewhere private
+		return "", noop, nil
+	}
+	dir, err := os.MkdirTemp("", "awf-"+provider+"-")
+	if err != nil {
+		return "", noop, fault.Wrap(err, CodeSetup, "cannot create a private directory for %s", provider).
+			WithHint("check that TMPDIR is writable")
+	}
+	return dir, func() { _ = os.RemoveAll(dir) }, nil
+}
+
+// inside reports whether path lies strictly inside dir.
+func inside(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return dir != "" && err == nil && rel != "." && rel != ".." &&
+		!strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// makeDirs creates a plan's directories, refusing any outside dir.
+func makeDirs(dir string, dirs []string) error {
+	for _, d := range dirs {
+		if !inside(dir, d) {
+			return fault.New(CodeSetup, "refusing to create %s outside the private directory %q", d, dir)
+		}
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return fault.Wrap(err, CodeSetup, "cannot create %s", d)
+		}
+	}
+	return nil
+}
+
+// writeFiles writes a plan's files, refusing any path outside dir: a private file in the
+// wrong place could be a user's own configuration.
+func writeFiles(dir string, files []File) error {
+	for _, f := range files {
+		if !inside(dir, f.Path) {
+			return fault.New(CodeSetup, "refusing to write %s outside the private directory %q", f.Path, dir)
+		}
+		if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+			return fault.Wrap(err, CodeSetup, "cannot create %s", filepath.Dir(f.Path))
+		}
+		if err := os.WriteFile(f.Path, f.Data, 0o600); err != nil {
+			return fault.Wrap(err, CodeSetup, "cannot write %s", f.Path)
+		}
+		if err := os.Chmod(f.Path, 0o600); err != nil {
+			return fault.Wrap(err, CodeSetup, "cannot restrict %s to its owner", f.Path)
+		}
+	}
+	return nil
+}

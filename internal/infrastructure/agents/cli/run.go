@@ -1,0 +1,200 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/infrastructure/process"
+)
+
+// Defaults of Config.
+const (
+	DefaultLinger    = 3 * time.Second
+	DefaultMaxStdout = 64 << 20
+	DefaultMaxStderr = 64 << 10
+	// drainWait bounds how long Run waits for the output pipes to close once the group is
+	// gone: a process that left the group (setsid) could otherwise hold them open forever.
+	drainWait = 2 * time.Second
+)
+
+// Config is what every CLI run shares. The zero value is ready to use.
+type Config struct {
+	// Environ is the environment the CLI inherits before the provider's additions; nil means
+	// os.Environ(). Binary lookup (PATH, AWF_<PROVIDER>_BIN) reads it too, so a test can run
+	// entirely on a made-up environment.
+	Environ []string
+	// Grace is the SIGTERM→SIGKILL delay; default process.DefaultGrace (5 s, DESIGN §8).
+	Grace time.Duration
+	// Linger is how long the group may outlive its leader before SIGTERM: the CLI's MCP server
+	// exits on stdin EOF and flushes its spans meanwhile. Default DefaultLinger.
+	Linger time.Duration
+	// MaxStdout bounds the stdout kept (the JSON report); default DefaultMaxStdout.
+	MaxStdout int
+	// MaxStderr is how much of stderr's end is kept; default DefaultMaxStderr.
+	MaxStderr int
+}
+
+func (c Config) environ() []string {
+	if c.Environ == nil {
+		return os.Environ()
+	}
+	return c.Environ
+}
+
+func (c Config) withDefaults() Config {
+	if c.Grace <= 0 {
+		c.Grace = process.DefaultGrace
+	}
+	if c.Linger <= 0 {
+		c.Linger = DefaultLinger
+	}
+	if c.MaxStdout <= 0 {
+		c.MaxStdout = DefaultMaxStdout
+	}
+	if c.MaxStderr <= 0 {
+		c.MaxStderr = DefaultMaxStderr
+	}
+	return c
+}
+
+// Command is one CLI invocation, fully decided.
+type Command struct {
+	Provider string   // names the CLI in errors ("claude")
+	Path     string   // the resolved binary
+	Args     []string // without the binary
+	Dir      string   // working directory; "" is awf's
+	Env      []string // the complete environment
+}
+
+// Result is what a finished CLI left behind.
+type Result struct {
+	ExitCode        int // 128+N when killed by signal N, as shells report it
+	Stdout          []byte
+	StdoutTruncated bool
+	Stderr          string // the end of stderr, at most MaxStderr bytes
+	Duration        time.Duration
+}
+
+// Run runs the CLI with stdin on /dev/null, in its own process group with a parent-death
+// signal. A non-zero exit is a Result, not an error. The error is for a CLI that could not
+// start (CodeNotFound, CodeSetup) or that was stopped because ctx ended (CodeStopped, wrapping
+// a *process.CancelledError and so ctx's cause): SIGTERM, Grace, then SIGKILL, sent to the
+// CLI's group and to every group a descendant of it moved into. Either way, Run returns only
+// once none of those processes is left (a double-forked daemon that left before it could be
+// seen is the one thing out of reach).
+func (c Config) Run(ctx context.Context, command Command) (Result, error) {
+	c = c.withDefaults()
+	if command.Dir != "" {
+		// exec reports a bad Dir as the binary missing ("fork/exec …: no such file"): check first.
+		if fi, err := os.Stat(command.Dir); err != nil || !fi.IsDir() {
+			return Result{}, fault.New(CodeSetup, "cannot run %s in %s: not an existing directory", command.Provider, command.Dir).
+				WithHint("the step's dir must be an existing directory")
+		}
+	}
+	stdout, stderr := &headBuffer{max: c.MaxStdout}, &tailBuffer{max: c.MaxStderr}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return Result{}, fault.Wrap(err, CodeSetup, "cannot create a pipe for %s", command.Provider)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(outR, outW)
+		return Result{}, fault.Wrap(err, CodeSetup, "cannot create a pipe for %s", command.Provider)
+	}
+	cmd := exec.Command(command.Path, command.Args...)
+	cmd.Dir, cmd.Env = command.Dir, command.Env
+	// *os.File outputs go to the child as they are: exec starts no copier, so Wait returns as
+	// soon as the CLI exits even if a straggler holds the pipes, and the family is settled.
+	cmd.Stdout, cmd.Stderr = outW, errW
+	process.Prepare(cmd)
+	began := time.Now()
+	if err := cmd.Start(); err != nil {
+		closeAll(outR, outW, errR, errW)
+		return Result{}, startError(command, err)
+	}
+	closeAll(outW, errW)
+	var pumps sync.WaitGroup
+	pumps.Add(2)
+	go pump(stdout, outR, &pumps)
+	go pump(stderr, errR, &pumps)
+
+	werr, stopped := supervise(ctx, cmd, c.Linger, c.Grace)
+	drain(&pumps, drainWait, outR, errR)
+	res := Result{Stderr: stderr.String(), Duration: time.Since(began)}
+	res.Stdout, res.StdoutTruncated = stdout.result()
+	res.ExitCode = exitCode(cmd.ProcessState)
+	if stopped {
+		cause := context.Cause(ctx)
+		return res, fault.Wrap(&process.CancelledError{Cause: cause, Wait: werr}, CodeStopped,
+			"stopped %s and every process it started", command.Provider)
+	}
+	return res, nil
+}
+
+// supervise waits for the CLI while watching which process groups its descendants use. On a
+// normal exit the family is settled (linger, SIGTERM, grace, SIGKILL); when ctx ends first it
+// gets SIGTERM, grace, SIGKILL. stopped says which.
+func supervise(ctx context.Context, cmd *exec.Cmd, linger, grace time.Duration) (werr error, stopped bool) {
+	fam := newFamily(cmd.Process.Pid)
+	quit, watched := make(chan struct{}), make(chan struct{})
+	go func() { fam.watch(quit); close(watched) }()
+	defer func() { close(quit); <-watched }()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case werr = <-done:
+		fam.settle(linger, grace, ctx.Done())
+		return werr, false
+	case <-ctx.Done():
+	}
+	fam.scan() // the freshest picture, while the CLI still links its children to it
+	fam.stop(grace)
+	return <-done, true
+}
+
+// drain waits for the output pumps to reach EOF, closing the read ends after d so that a
+// process outside the group holding a pipe cannot hang the step.
+func drain(pumps *sync.WaitGroup, d time.Duration, readers ...*os.File) {
+	finished := make(chan struct{})
+	go func() { pumps.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-time.After(d):
+		closeAll(readers...)
+		<-finished
+	}
+	closeAll(readers...)
+}
+
+func closeAll(files ...*os.File) {
+	for _, f := range files {
+		_ = f.Close()
+	}
+}
+
+func exitCode(ps *os.ProcessState) int {
+	if ps == nil {
+		return -1
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// startError explains why the CLI did not start: a missing or non-executable binary (or
+// script interpreter).
+func startError(command Command, err error) error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
+		return fault.Wrap(err, CodeNotFound, "cannot execute %s binary %s", command.Provider, command.Path).
+			WithHint("check that the file exists, is executable and, for a script, that its interpreter is installed")
+	}
+	return fault.Wrap(err, CodeSetup, "cannot start %s (%s)", command.Provider, command.Path)
+}

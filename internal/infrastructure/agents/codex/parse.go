@@ -1,0 +1,93 @@
+package codex
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+)
+
+// event is one line of `codex exec --json`.
+type event struct {
+	Type     string `json:"type"`
+	ThreadID string `json:"thread_id"`
+	Message  string `json:"message"`
+	Item     *struct {
+		Type    string `json:"type"`
+		Text    string `json:"text"`
+		Message string `json:"message"`
+	} `json:"item"`
+	Usage *struct {
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+	} `json:"usage"`
+	Error *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// parse reads the event stream. The answer is the last agent_message; usage is summed over
+// turn.completed events (cached input is part of input_tokens in the Responses API, so it is
+// not added again). Lines that are not JSON events are skipped: the stream is meant to be
+// pure JSONL, and one stray line should not lose a finished answer.
+func parse(r cli.Result) (ports.AgentResult, error) {
+	var out ports.AgentResult
+	var events, completed int
+	var failed, lastError string
+	sc := bufio.NewScanner(bytes.NewReader(r.Stdout))
+	sc.Buffer(make([]byte, 0, 64<<10), len(r.Stdout)+1)
+	for sc.Scan() {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var ev event
+		if json.Unmarshal(line, &ev) != nil || ev.Type == "" {
+			continue
+		}
+		events++
+		switch ev.Type {
+		case "thread.started":
+			out.SessionID = ev.ThreadID
+		case "item.completed":
+			if ev.Item != nil && ev.Item.Type == "agent_message" {
+				out.Output = ev.Item.Text
+			}
+		case "turn.completed":
+			completed++
+			if ev.Usage != nil {
+				out.InputTokens += ev.Usage.InputTokens
+				out.OutputTokens += ev.Usage.OutputTokens
+			}
+		case "turn.failed":
+			failed = "the turn failed"
+			if ev.Error != nil && ev.Error.Message != "" {
+				failed = ev.Error.Message
+			}
+		case "error":
+			lastError = ev.Message
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("reading the event stream: %w", err)
+	}
+	switch {
+	case failed != "":
+		return out, cli.AgentError(Name, "%s", failed).
+			WithHint("check the model name, the provider options (model_provider, base_url, env_key) and the API key in the environment")
+	case events == 0:
+		return out, errors.New("no JSON events")
+	case completed == 0:
+		why := "the stream ended before turn.completed"
+		if lastError != "" {
+			why += "; last error: " + strings.TrimSpace(lastError)
+		}
+		return out, errors.New(why)
+	}
+	return out, nil
+}

@@ -1,0 +1,65 @@
+// Package gemini runs agent steps on Gemini CLI (`gemini --output-format json --prompt=…`).
+//
+// Verified with @google/gemini-cli 0.61.0 against a scripted Gemini API fake and an MCP
+// server, by running the real CLI:
+//
+//   - There is no per-run MCP flag; servers come from settings only. A system settings file
+//     (GEMINI_CLI_SYSTEM_SETTINGS_PATH) is skipped when any ancestor directory is writable by
+//     others, /tmp included ("Security Warning: Skipping system settings file"), so the step's
+//     private directory cannot hold one. The provider therefore points GEMINI_CLI_HOME at a
+//     private home inside the step's directory: the CLI then reads <home>/.gemini/settings.json
+//     as its user settings, and keeps its history and temp files there too, away from ~/.gemini.
+//   - The private settings start from the user's own ~/.gemini/settings.json (read, never
+//     written) minus its MCP server lists, so auth choice, model and sandbox settings carry
+//     over; the proxy is the only server, trusted, and --allowed-mcp-server-names names it.
+//     oauth_creds.json and google_accounts.json are copied (0600) so "Login with Google" keeps
+//     working; API-key and Vertex users need nothing (the environment passes through).
+//   - With GOOGLE_GEMINI_BASE_URL set and no auth type chosen, the CLI picks "gateway" and
+//     refuses to start headless ("Invalid auth method selected", exit 41); the provider then
+//     selects gemini-api-key when GEMINI_API_KEY is set.
+//   - With intercept_builtins, a --policy file denying "*" (priority 900) and allowing
+//     toolName "*" with mcpName=<server> (950) leaves the model exactly the proxy's tools
+//     (mcp_<server>_<tool>). toolName is required in every rule, also with mcpName.
+//   - Gemini drops an MCP tool whose bare name equals one of its excluded built-ins
+//     (read_file, glob, web_fetch, search_file_content … — exact, case-sensitive). awf's Read,
+//     Write, Edit, Bash, Glob, Grep, retrieve_tools and call_tool_* all reach the model; a
+//     plugin tool named like a built-in would not, and Run refuses it (ShadowedTools).
+//   - Errors are printed on stderr as a JSON object {session_id, error: {type, message,
+//     code}} with a non-zero exit; success is a JSON object on stdout with response and stats.
+//   - GEMINI_SYSTEM_MD=<file> replaces the built-in system prompt: that is system_prompt.
+//   - Without an explicit model the CLI first asks a routing model (a side request); tests
+//     against a fake model should pass options.model.
+package gemini
+
+import (
+	"context"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+)
+
+// Name is the provider name workflows write (`provider: gemini`).
+const Name = "gemini"
+
+// VerifiedVersion is the Gemini CLI release whose flags, settings and output this package was
+// checked against.
+const VerifiedVersion = "0.61.0"
+
+var binary = cli.Binary{Provider: Name, Name: "gemini", Install: "npm install -g @google/gemini-cli@" + VerifiedVersion}
+
+// Provider implements ports.AgentProvider for Gemini CLI. It holds only configuration, so one
+// value serves any number of concurrent steps.
+type Provider struct{ cfg cli.Config }
+
+// New returns the provider; the zero cli.Config inherits awf's environment and default limits.
+func New(cfg cli.Config) *Provider { return &Provider{cfg: cfg} }
+
+// Name implements ports.AgentProvider.
+func (p *Provider) Name() string { return Name }
+
+// Run implements ports.AgentProvider.
+func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
+	return p.cfg.Execute(ctx, spec, req)
+}
+
+var spec = cli.Spec{Binary: binary, Schema: schema, NeedsDir: needsDir, Plan: plan, Parse: parse}

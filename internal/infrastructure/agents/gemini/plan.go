@@ -1,0 +1,98 @@
+package gemini
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+)
+
+// CodeShadowedTool is the error for proxy tools Gemini would silently drop. It is a USER
+// error: the fix is renaming the plugin operation or choosing another provider.
+const CodeShadowedTool = "USER.MCP_PROXY.NAME_COLLISION"
+
+// needsDir: a step without a proxy still needs private files for a system prompt, and a
+// private home for base_url or auth_type (the auth choice lives in settings).
+func needsDir(v cli.Values) bool {
+	return v.Has("system_prompt") || v.Has("base_url") || v.Has("auth_type")
+}
+
+// plan builds the command line:
+//
+//	gemini --output-format json --skip-trust [--model M] [--approval-mode X]
+//	       [--allowed-mcp-server-names=<server> [--policy=<dir>/policy.toml]] [extra_args…]
+//	       --prompt=<prompt>
+//
+// Every value is attached with "=" so that array options (--allowed-mcp-server-names,
+// --policy) cannot swallow a following word and a prompt starting with "-" stays a value.
+// --skip-trust is needed headless whatever the mode: without it the CLI exits 55.
+func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.Plan, error) {
+	p := cli.Plan{Args: []string{"--output-format", "json", "--skip-trust"}, Forced: map[string]string{}}
+	if m := v.String("model"); m != "" {
+		p.Args = append(p.Args, "--model="+m)
+	}
+	if m := v.String("approval_mode"); m != "" {
+		p.Args = append(p.Args, "--approval-mode="+m)
+	}
+	if u := v.String("base_url"); u != "" {
+		p.Forced["GOOGLE_GEMINI_BASE_URL"] = u
+	}
+	if v.Has("system_prompt") {
+		file := filepath.Join(dir, "system.md")
+		p.Files = append(p.Files, cli.File{Path: file, Data: []byte(v.String("system_prompt"))})
+		p.Forced["GEMINI_SYSTEM_MD"] = file
+	}
+	a := req.Attach
+	if a != nil {
+		if a.ServerName == "" || a.Command == "" {
+			return p, fault.New(cli.CodeSetup, "the proxy attachment of step %q names no server or command", req.Step)
+		}
+		if bad := ShadowedTools(a.Tools); len(bad) > 0 {
+			return p, fault.New(CodeShadowedTool, "step %q: gemini drops MCP tools named like its built-ins, so these would never reach the model: %s",
+				req.Step, joinNames(bad)).
+				WithHint("expose the plugin operation under another name, or run this step on another provider")
+		}
+	}
+	if a != nil || v.Has("base_url") || v.Has("auth_type") {
+		home := filepath.Join(dir, "home")
+		files, err := privateHome(home, a, v, cli.BuildEnv(base, nil, v.Env("env"), p.Forced, nil))
+		if err != nil {
+			return p, err
+		}
+		p.Files = append(p.Files, files...)
+		p.Forced["GEMINI_CLI_HOME"] = home
+		if a != nil && strings.Contains(a.Command+strings.Join(a.Args, ""), "$") {
+			p.Forced[dollarVar] = "$"
+		}
+	}
+	if a != nil {
+		p.Args = append(p.Args, "--allowed-mcp-server-names="+a.ServerName)
+		if a.InterceptBuiltins {
+			file := filepath.Join(dir, "policy.toml")
+			p.Files = append(p.Files, cli.File{Path: file, Data: policy(a.ServerName)})
+			p.Args = append(p.Args, "--policy="+file)
+		}
+	}
+	p.Args = append(p.Args, v.Strings("extra_args")...)
+	p.Args = append(p.Args, "--prompt="+req.Prompt)
+	return p, nil
+}
+
+// policy denies every tool but the proxy server's. Policy files passed with --policy sit in the
+// user tier; priorities are within it (0–999).
+func policy(server string) []byte {
+	return []byte(`# Written by awf for one step: only the MCP proxy's tools may run.
+[[rule]]
+toolName = "*"
+decision = "deny"
+priority = 900
+
+[[rule]]
+toolName = "*"
+mcpName = ` + cli.TOMLString(server) + `
+decision = "allow"
+priority = 950
+`)
+}

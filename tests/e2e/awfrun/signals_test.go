@@ -1,0 +1,92 @@
+package awfrun_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/awf-dev/awf/tests/e2e/fakemodel"
+)
+
+// TestSignalMidStep stops `awf run` while the agent's Bash call (through the proxy) is running:
+// SIGINT must end the run with 130, SIGKILL must still leave nothing behind. Either way no agent
+// CLI, mcp-serve or Bash child survives (process table checked).
+func TestSignalMidStep(t *testing.T) {
+	claude := clis[0]
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			pidFile := filepath.Join(t.TempDir(), "bash.pid")
+			p := newProject(t, claude, func(p *project) fakemodel.Script {
+				return fakemodel.Script{FinalText: finalText, WantTools: []fakemodel.ToolCall{
+					{Name: "Bash", Args: map[string]any{"command": fmt.Sprintf("echo $$ > %s; sleep 1000", pidFile)}},
+				}}
+			}, "      enable: true")
+			cmd := exec.Command(awfBin, "run", "e2e")
+			cmd.Dir, cmd.Env = p.dir, p.env
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			must(t, cmd.Start())
+			var bashPID int
+			for deadline := time.Now().Add(60 * time.Second); bashPID == 0; time.Sleep(50 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatalf("the agent's Bash call never started:\n%s\n%s", out.String(), p.fake.Summary())
+				}
+				b, _ := os.ReadFile(pidFile)
+				bashPID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			if len(leftovers(tagOf(p))) < 2 {
+				t.Fatalf("expected the CLI and mcp-serve to be running: %v", leftovers(tagOf(p)))
+			}
+			must(t, cmd.Process.Signal(sig))
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				_ = cmd.Process.Kill()
+				t.Fatalf("awf did not exit after %s:\n%s", sig, out.String())
+			}
+			if sig == syscall.SIGINT {
+				if code := cmd.ProcessState.ExitCode(); code != 130 {
+					t.Errorf("exit %d after SIGINT, want 130:\n%s", code, out.String())
+				}
+			}
+			waitNoLeftovers(t, tagOf(p), bashPID)
+		})
+	}
+}
+
+// TestProxyThatCannotStartFailsClearly: a step whose plugin binary is missing must fail with a
+// clear error before the agent runs; the agent never runs without the tools it was promised.
+func TestProxyThatCannotStartFailsClearly(t *testing.T) {
+	claude := clis[0]
+	p := newProject(t, claude, func(p *project) fakemodel.Script {
+		return fakemodel.Script{FinalText: finalText, WantTools: []fakemodel.ToolCall{{Name: "Read", Args: map[string]any{"file_path": p.file}}}}
+	}, "      enable: true\n      plugin_tools:\n        - plugin: notes\n          expose: [get]")
+	must(t, os.WriteFile(filepath.Join(p.dir, ".awf", "plugins.yaml"), []byte("plugins:\n  notes:\n    command: bin/plugins/no-such-binary\n"), 0o644))
+	cmd := exec.Command(awfBin, "run", "e2e")
+	cmd.Dir, cmd.Env = p.dir, p.env
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("run succeeded with a missing plugin:\n%s", out)
+	}
+	if !strings.Contains(string(out), "notes") || !strings.Contains(string(out), "no-such-binary") {
+		t.Errorf("error does not name the plugin and its command:\n%s", out)
+	}
+	for _, r := range p.fake.Requests() {
+		if len(r.OfferedTools) > 0 {
+			t.Fatalf("the agent ran (model saw tools %v) although its proxy could not start", r.OfferedTools)
+		}
+	}
+	waitNoLeftovers(t, tagOf(p))
+}
+
+func tagOf(p *project) string { return filepath.Dir(p.home) }

@@ -35,6 +35,11 @@ func newMCPServeCmd() *cobra.Command {
 				return fault.Wrap(err, proxyserve.CodeConfig, "cannot open log_file %s", cfg.LogFile)
 			}
 			defer func() { _ = closeLog() }()
+			for k, v := range cfg.OTelEnv {
+				if _, set := os.LookupEnv(k); !set {
+					_ = os.Setenv(k, v)
+				}
+			}
 			_, shutdown, err := telemetry.Setup(cmd.Context(), "awf-mcp-serve")
 			if err != nil {
 				return fault.Wrap(err, "USER.OTEL.CONFIG", "cannot set up tracing from OTEL_* variables")

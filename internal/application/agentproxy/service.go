@@ -140,6 +140,14 @@ func (s *Service) config(ctx context.Context, st *workflow.State, dir, ready str
 	if name, ok := st.Options["api_key_env"].(string); ok && name != "" {
 		cfg.HideEnv = append(cfg.HideEnv, name)
 	}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "OTEL_") {
+			if cfg.OTelEnv == nil {
+				cfg.OTelEnv = map[string]string{}
+			}
+			cfg.OTelEnv[k] = v
+		}
+	}
 	carrier := propagation.MapCarrier{}
 	propagation.TraceContext{}.Inject(ctx, carrier)
 	cfg.Traceparent = carrier["traceparent"]

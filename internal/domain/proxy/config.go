@@ -42,6 +42,9 @@ type ServeConfig struct {
 	// HideEnv names more variables to keep out of Bash's environment, such as the variable a
 	// step's api_key_env points at, on top of the agent credentials awf always removes.
 	HideEnv []string `json:"hide_env,omitempty"`
+	// OTelEnv carries the parent's OTEL_* variables: some CLIs (codex) pass their MCP servers only
+	// HOME, LANG, PATH and TERM, and tool-call spans must still reach the same collector.
+	OTelEnv map[string]string `json:"otel_env,omitempty"`
 	// PluginsFile is the plugins.yaml to read plugin declarations from.
 	PluginsFile string `json:"plugins_file,omitempty"`
 }

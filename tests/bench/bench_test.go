@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var awfBin, floorBin string
+var awfBin, floorBin, pluginDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "awf-bench-")
@@ -31,8 +31,8 @@ func TestMain(m *testing.M) {
 	}
 	_, file, _, _ := runtime.Caller(0)
 	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	awfBin, floorBin = filepath.Join(dir, "awf"), filepath.Join(dir, "floor")
-	for out, pkg := range map[string]string{awfBin: "./cmd/awf", floorBin: "./tests/bench/floor"} {
+	awfBin, floorBin, pluginDir = filepath.Join(dir, "awf"), filepath.Join(dir, "floor"), filepath.Join(dir, "plugins")+"/"
+	for out, pkg := range map[string]string{awfBin: "./cmd/awf", floorBin: "./tests/bench/floor", pluginDir: "./examples/plugins/..."} {
 		build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
 		build.Dir = repo
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
@@ -185,4 +185,33 @@ func BenchmarkProxyVsFloor(b *testing.B) {
 	b.ReportMetric(float64(ac.Microseconds())/1000, "awf-coldstart-ms")
 	b.ReportMetric(float64(ac)/float64(fc), "coldstart-ratio")
 	b.ReportMetric(rss, "awf-peak-RSS-MiB")
+}
+
+// BenchmarkPluginVsBuiltin reports the p50 latency of a plugin tool call (echo_echo, through
+// mcp-serve, the router and go-plugin's gRPC) next to a built-in call (a 4 KiB Read) on the same
+// server.
+func BenchmarkPluginVsBuiltin(b *testing.B) {
+	root := b.TempDir()
+	builtin := awfTarget(b, root)
+	plugins := filepath.Join(root, "plugins.yaml")
+	if err := os.WriteFile(plugins, []byte("plugins:\n  echo:\n    command: "+pluginDir+"echo\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg := filepath.Join(b.TempDir(), "config.json")
+	body, _ := json.Marshal(map[string]any{"root_dir": root, "plugins_file": plugins,
+		"plugin_tools": []map[string]any{{"plugin": "echo", "expose": []string{"echo"}}}})
+	if err := os.WriteFile(cfg, body, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	builtin.cmd = func() *exec.Cmd { return exec.Command(awfBin, "mcp-serve", "--config", cfg) }
+	plugin := target{"plugin", builtin.cmd, "echo_echo", func(int) map[string]any { return map[string]any{"text": strings.Repeat("x", 4096)} }}
+	sess, _ := connect(b, builtin)
+	defer sess.Close()
+	n := max(b.N, 200)
+	latencies(b, sess, plugin, 20)
+	latencies(b, sess, builtin, 20)
+	pl, bl := latencies(b, sess, plugin, n), latencies(b, sess, builtin, n)
+	b.ReportMetric(float64(pct(pl, 0.5).Microseconds()), "plugin-p50-µs")
+	b.ReportMetric(float64(pct(bl, 0.5).Microseconds()), "builtin-p50-µs")
+	b.ReportMetric(float64(pct(pl, 0.99).Microseconds()), "plugin-p99-µs")
 }

@@ -78,11 +78,11 @@ func TestRun(t *testing.T) {
 		{"unknown input", []string{"run", "flow", "--input", "count=1", "--input", "mdoe=x"}, 1, []string{"USER.INPUT.UNKNOWN", "did you mean 'mode'"}, []string{"▶"}},
 		{"malformed input flag", []string{"run", "flow", "--input", "count"}, 1, []string{"USER.INPUT.SYNTAX"}, nil},
 		{"missing workflow", []string{"run", "nope"}, 1, []string{"USER.WORKFLOW.NOT_FOUND"}, nil},
-		{"agent provider not available", []string{"run", "agent"}, 2, []string{"provider \"claude\" not available", "→ failed"}, nil},
+		{"agent CLI missing fails the step clearly", []string{"run", "agent"}, 2, []string{"EXECUTION.AGENT.CLI_NOT_FOUND", "npm install -g @anthropic-ai/claude-code", "→ failed"}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := awf(t, dir, nil, tc.args...)
+			r := awf(t, dir, []string{"PATH=/usr/bin:/bin"}, tc.args...)
 			all := r.stdout + r.stderr
 			if r.code != tc.wantCode {
 				t.Fatalf("exit %d, want %d\n%s", r.code, tc.wantCode, all)

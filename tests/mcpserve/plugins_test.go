@@ -63,8 +63,11 @@ func TestPluginToolsOverMCP(t *testing.T) {
 	if out, isErr := s.call(t, "notes_get", map[string]any{"key": 7}); !isErr || !strings.Contains(out, "key") {
 		t.Fatalf("wrong-typed plugin argument: %v %s", isErr, out)
 	}
+	if out, isErr := s.call(t, "notes_get", map[string]any{"key": "no-such-note"}); !isErr || !strings.Contains(out, "no-such-note") {
+		t.Fatalf("plugin error for a missing note: %v %s", isErr, out)
+	}
 	recs := s.records(t)
-	if len(recs) != 3 || recs[0]["source"] != "plugin:notes" || recs[2]["outcome"] != "error" {
+	if len(recs) != 4 || recs[0]["source"] != "plugin:notes" || recs[2]["outcome"] != "error" || recs[3]["outcome"] != "error" {
 		t.Fatalf("records %v", recs)
 	}
 }

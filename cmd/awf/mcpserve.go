@@ -40,7 +40,7 @@ func newMCPServeCmd() *cobra.Command {
 					_ = os.Setenv(k, v)
 				}
 			}
-			_, shutdown, err := telemetry.Setup(cmd.Context(), "awf-mcp-serve")
+			_, shutdown, err := telemetry.SetupSync(cmd.Context(), "awf-mcp-serve")
 			if err != nil {
 				return fault.Wrap(err, "USER.OTEL.CONFIG", "cannot set up tracing from OTEL_* variables")
 			}

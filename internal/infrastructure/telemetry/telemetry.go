@@ -35,6 +35,17 @@ func Enabled(getenv func(string) string) bool {
 // Setup installs the global tracer provider and W3C propagator. The returned shutdown flushes
 // spans; call it before exit. service names the process in traces ("awf", "awf-mcp-serve").
 func Setup(ctx context.Context, service string) (trace.TracerProvider, func(context.Context) error, error) {
+	return setup(ctx, service, false)
+}
+
+// SetupSync is Setup with every span exported as it ends. `awf mcp-serve` uses it: agent CLIs
+// stop their MCP servers as they please (codex may kill it right after the last call), so a
+// batch waiting for its timer would be lost. Tool calls are few; the export per call is cheap.
+func SetupSync(ctx context.Context, service string) (trace.TracerProvider, func(context.Context) error, error) {
+	return setup(ctx, service, true)
+}
+
+func setup(ctx context.Context, service string, sync bool) (trace.TracerProvider, func(context.Context) error, error) {
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
 	if !Enabled(os.Getenv) {
 		tp := noop.NewTracerProvider()
@@ -52,7 +63,11 @@ func Setup(ctx context.Context, service string) (trace.TracerProvider, func(cont
 	if os.Getenv("OTEL_SERVICE_NAME") != "" {
 		res = resource.Default() // the user's OTEL_SERVICE_NAME wins over ours
 	}
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
+	processor := sdktrace.WithBatcher(exp)
+	if sync {
+		processor = sdktrace.WithSyncer(exp)
+	}
+	tp := sdktrace.NewTracerProvider(processor, sdktrace.WithResource(res))
 	otel.SetTracerProvider(tp)
 	return tp, tp.Shutdown, nil
 }

@@ -43,7 +43,7 @@ bench: build ## benchmarks; figures go in closing notes
 fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real session)
 	@set -e; for pkg in $$($(GO) list ./...); do \
 		for t in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz' || true); do \
-			echo "fuzz $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+			echo "fuzz $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5x $$pkg; \
 		done; \
 	done
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -63,13 +64,8 @@ func validationService(g *globalFlags) (validate.Service, func(), error) {
 	}
 	host := projectPluginHost(root, zap.NewNop())
 	checks := append(providerChecks(), validate.PluginCheck(host))
-	return validate.Service{Repo: yamlRepo{yamlrepo.Repository{Root: root}}, Checks: checks}, func() { _ = host.Close() }, nil
+	return validate.Service{Repo: yamlrepo.Repository{Root: root}, Checks: checks}, func() { _ = host.Close() }, nil
 }
-
-// yamlRepo adapts yamlrepo to ports.WorkflowRepository.
-type yamlRepo struct{ yamlrepo.Repository }
-
-func (yamlRepo) Load(path string) (*workflowT, fault.Diagnostics, error) { return yamlrepo.Load(path) }
 
 func printValidationText(out, errOut io.Writer, rep validate.Report) {
 	for _, d := range rep.Diagnostics {
@@ -119,7 +115,7 @@ func diagnosticsOf(err error) fault.Diagnostics {
 	var hint string
 	var pos fault.Position
 	msg := err.Error()
-	if ok := asFault(err, &fe); ok {
+	if errors.As(err, &fe) {
 		code, hint, pos, msg = fe.Code, fe.Hint, fe.Pos, fe.Message
 	}
 	return fault.Diagnostics{{Code: code, Message: msg, Hint: hint, Severity: fault.SeverityError, Position: pos}}

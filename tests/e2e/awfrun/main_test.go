@@ -81,9 +81,11 @@ type agentCLI struct {
 
 var clis = []agentCLI{
 	{
-		name:     "claude",
-		options:  func(string) map[string]any { return map[string]any{} },
-		env:      func(_ *testing.T, u, _ string) []string { return []string{"ANTHROPIC_BASE_URL=" + u, "ANTHROPIC_API_KEY=sk-e2e"} },
+		name:    "claude",
+		options: func(string) map[string]any { return map[string]any{} },
+		env: func(_ *testing.T, u, _ string) []string {
+			return []string{"ANTHROPIC_BASE_URL=" + u, "ANTHROPIC_API_KEY=sk-e2e"}
+		},
 		toolName: func(s string) string { return "mcp__awf__" + s },
 	},
 	{

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 const sleepyWorkflow = `name: sleepy
@@ -39,7 +41,7 @@ func TestInterruptLeavesNoChild(t *testing.T) {
 	}
 	pids := waitPIDs(t, filepath.Join(piddir, "sh"), filepath.Join(piddir, "bg"))
 	for _, p := range pids {
-		if !alive(p) {
+		if !testkit.Alive(p) {
 			t.Fatalf("pid %d not running before the interrupt", p)
 		}
 	}
@@ -59,12 +61,12 @@ func TestInterruptLeavesNoChild(t *testing.T) {
 	}
 	for _, p := range pids {
 		// The group was killed before awf exited; give the kernel a moment to tear it down.
-		for deadline := time.Now().Add(2 * time.Second); alive(p) && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(2 * time.Second); testkit.Alive(p) && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
-		if alive(p) {
+		if testkit.Alive(p) {
 			_ = syscall.Kill(p, syscall.SIGKILL)
-			t.Errorf("pid %d survived the interrupt: %s", p, procState(p))
+			t.Errorf("pid %d survived the interrupt: %s", p, testkit.State(p))
 		}
 	}
 	if !strings.Contains(out.String(), "interrupted") {
@@ -90,19 +92,4 @@ func waitPIDs(t *testing.T, files ...string) []int {
 		}
 	}
 	return pids
-}
-
-func procState(pid int) string {
-	b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	return string(b)
-}
-
-// alive reads /proc so a zombie counts as gone only once reaped: a zombie is a leak too.
-func alive(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
-	}
-	f := strings.Fields(string(b))
-	return len(f) > 2
 }

@@ -5,44 +5,25 @@ package cli_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
-var awfBin, pluginDir string
+var (
+	bins              *testkit.Bins
+	awfBin, pluginDir string
+)
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "awf-cli-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	awfBin = filepath.Join(dir, "awf")
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	build := exec.Command("go", "build", "-o", awfBin, "./cmd/awf")
-	build.Dir = repo
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building awf:", err)
-		os.Exit(1)
-	}
-	pluginDir = filepath.Join(dir, "plugins")
-	plug := exec.Command("go", "build", "-o", pluginDir+"/", "./examples/plugins/...")
-	plug.Dir = repo
-	plug.Stdout, plug.Stderr = os.Stderr, os.Stderr
-	if err := plug.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building plugins:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.Main(func() int {
+		awfBin, pluginDir = bins.AWF, bins.Plugins
+		return m.Run()
+	}, true, &bins)
 }
 
 // result of one awf invocation.
@@ -89,6 +70,5 @@ func project(t *testing.T, files map[string]string) string {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..")
+	return testkit.RepoRoot()
 }

@@ -5,46 +5,28 @@ package mcpserve_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/awf-dev/awf/tests/testkit"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var awfBin, pluginDir string
+var (
+	bins              *testkit.Bins
+	awfBin, pluginDir string
+)
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "awf-mcpserve-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	awfBin = filepath.Join(dir, "awf")
-	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", awfBin, "./cmd/awf")
-	build.Dir = filepath.Join(filepath.Dir(file), "..", "..")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building awf:", err)
-		os.Exit(1)
-	}
-	pluginDir = filepath.Join(dir, "plugins")
-	plug := exec.Command("go", "build", "-o", pluginDir+"/", "./examples/plugins/...")
-	plug.Dir = build.Dir
-	plug.Stdout, plug.Stderr = os.Stderr, os.Stderr
-	if err := plug.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building plugins:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.Main(func() int {
+		awfBin, pluginDir = bins.AWF, bins.Plugins
+		return m.Run()
+	}, true, &bins)
 }
 
 // server is one running `awf mcp-serve` with its root and activity file.

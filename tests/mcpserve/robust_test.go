@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/awf-dev/awf/tests/testkit"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -165,10 +167,7 @@ func TestEOFWithCallInFlight(t *testing.T) {
 	}
 }
 
-func procAlive(pid int) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	return err == nil && len(b) > 0
-}
+func procAlive(pid int) bool { return testkit.Alive(pid) }
 
 func TestBadConfigExitsOne(t *testing.T) {
 	for name, body := range map[string]string{

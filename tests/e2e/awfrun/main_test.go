@@ -11,38 +11,29 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/awf-dev/awf/tests/testkit"
+
 	"github.com/awf-dev/awf/tests/e2e/fakemodel"
 )
 
 const finalText = "E2E-FINAL-ANSWER"
 
-var awfBin string
+var (
+	bins   *testkit.Bins
+	awfBin string
+)
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "awf-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	awfBin = filepath.Join(dir, "awf")
-	_, file, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", awfBin, "./cmd/awf")
-	build.Dir = filepath.Join(filepath.Dir(file), "..", "..", "..")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building awf:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	_ = os.RemoveAll(dir)
-	os.Exit(code)
+	testkit.Main(func() int {
+		awfBin = bins.AWF
+		return m.Run()
+	}, false, &bins)
 }
 
 // cliDir finds the installed CLIs or skips loudly (fails under AWF_E2E_REQUIRE_CLIS=1).

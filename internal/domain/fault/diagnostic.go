@@ -16,6 +16,7 @@ type Position struct {
 // Valid reports whether the position names at least a file.
 func (p Position) Valid() bool { return p.File != "" || p.Line > 0 }
 
+// String renders file:line:col, or just the file when no line is known.
 func (p Position) String() string {
 	switch {
 	case p.Line > 0:
@@ -44,6 +45,7 @@ type Diagnostic struct {
 	Position
 }
 
+// String renders the diagnostic as a compiler would: position, severity, message, code, hint.
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.Position.Valid() {
@@ -116,7 +118,7 @@ type InvalidError struct {
 	Diagnostics Diagnostics
 }
 
-// Code is USER.WORKFLOW.INVALID so ExitCode maps it to 1.
+// Error lists every error diagnostic, one per line, after a count.
 func (e *InvalidError) Error() string {
 	errs := e.Diagnostics.Errors()
 	lines := make([]string, 0, len(errs)+1)

@@ -62,6 +62,7 @@ func (e *Error) At(pos Position) *Error {
 	return e
 }
 
+// Error renders "file:line:col: [CODE] message: cause (hint: …)", leaving out what is unknown.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Pos.Valid() {
@@ -84,6 +85,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// Unwrap exposes the cause for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
 // CategoryOf returns the category of a code ("USER.X.Y" → User).

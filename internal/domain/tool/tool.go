@@ -82,7 +82,7 @@ type Result struct {
 // Text returns a successful result holding one text block.
 func Text(s string) Result { return Result{Content: []Content{{Type: "text", Text: s}}} }
 
-// Errorf returns an error result holding one text block; the message should say what to do.
+// Error returns an error result holding one text block; the message should say what to do.
 func Error(msg string) Result {
 	return Result{Content: []Content{{Type: "text", Text: msg}}, IsError: true}
 }

@@ -27,6 +27,7 @@ type TemplateError struct {
 	Msg  string
 }
 
+// Error names the template line when the template spans several.
 func (e *TemplateError) Error() string {
 	if e.Line > 1 {
 		return "line " + strconv.Itoa(e.Line) + " of the template: " + e.Msg

@@ -74,6 +74,7 @@ type ManifestError struct {
 // Diagnostics returns the problems, sorted by position.
 func (e *ManifestError) Diagnostics() fault.Diagnostics { return e.Diags }
 
+// Error lists every problem of the plugins file, one per line.
 func (e *ManifestError) Error() string {
 	lines := make([]string, 0, len(e.Diags)+1)
 	lines = append(lines, fmt.Sprintf("%s has %d problem(s):", e.File, len(e.Diags)))

@@ -82,6 +82,7 @@ type CancelledError struct {
 	Wait  error // what Wait returned after the signals
 }
 
+// Error says the process was stopped and why.
 func (e *CancelledError) Error() string {
 	return fmt.Sprintf("process stopped: %v", e.Cause)
 }

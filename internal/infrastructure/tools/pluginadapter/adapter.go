@@ -28,7 +28,7 @@ import (
 // It is the router's code for the same problem, so both layers report it alike.
 const CodeInvalidSchema = "USER.MCP_PROXY.INVALID_SCHEMA"
 
-// CodeUnknownTool: a call for a tool this provider does not serve (a routing bug, never the
+// CodeUnknownTool is for a call for a tool this provider does not serve (a routing bug, never the
 // agent's doing: the router only dispatches listed names).
 const CodeUnknownTool = "SYSTEM.MCP_PROXY.UNKNOWN_TOOL"
 

@@ -81,3 +81,54 @@ func TestPluginsList(t *testing.T) {
 		t.Fatalf("notes_put without --workflow must be unknown (no plugin tools exposed): %s", r.stdout)
 	}
 }
+
+const notesWorkflow = `name: notes
+states:
+  initial: ask
+  ask:
+    type: agent
+    provider: openai_compatible
+    prompt: hi
+    mcp_proxy:
+      enable: true
+      plugin_tools:
+        - plugin: notes
+          expose: [get, put, delete]
+      intent:
+        allow: [read, write]
+    on_success: done
+    on_failure: done
+  done:
+    type: terminal
+`
+
+// TestCallPluginToolsOfAStep: `awf call --workflow W --step S` serves exactly what the step
+// exposes, plugin tools included, under the step's intent rules.
+func TestCallPluginToolsOfAStep(t *testing.T) {
+	dir := project(t, map[string]string{"notes.yaml": notesWorkflow})
+	withPlugins(t, dir)
+	step := []string{"--workflow", "notes", "--step", "ask"}
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     string
+	}{
+		{"put through the write door", []string{"call", "tool-write", "notes_put", "--args", `{"key":"k","text":"from awf call"}`}, 0, "k"},
+		{"get through the read door", []string{"call", "tool-read", "notes_get", "--args", `{"key":"k"}`}, 0, "from awf call"},
+		{"delete is not allowed in this step", []string{"call", "tool-destructive", "notes_delete", "--args", `{"key":"k"}`}, 1, "not allowed"},
+		{"unknown step", []string{"call", "tool-read", "Read", "--workflow", "notes", "--step", "aks"}, 1, "did you mean 'ask'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := tc.args
+			if !strings.Contains(strings.Join(args, " "), "--step") {
+				args = append(args, step...)
+			}
+			r := awf(t, dir, nil, args...)
+			if r.code != tc.wantCode || !strings.Contains(r.stdout+r.stderr, tc.want) {
+				t.Fatalf("exit %d (want %d):\n%s%s\nwant %q", r.code, tc.wantCode, r.stdout, r.stderr, tc.want)
+			}
+		})
+	}
+}

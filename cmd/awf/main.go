@@ -22,6 +22,13 @@ func main() {
 func execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	go func() {
+		// After the first Ctrl+C awf stops its steps gracefully (SIGTERM, up to 5 s, SIGKILL).
+		// Restoring the default handler makes a second Ctrl+C end awf at once; its children die
+		// with it through their parent-death signal.
+		<-ctx.Done()
+		stop()
+	}()
 	cmd := newRootCmd()
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"go.opentelemetry.io/otel"
+	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/application/agentproxy"
@@ -26,6 +27,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
 )
 
 func newRunCmd(g *globalFlags) *cobra.Command {
@@ -55,12 +57,16 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 }
 
 func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs []string, format string, out, errOut io.Writer) error {
-	svc, done, err := validationService(g)
+	root, err := g.projectRoot()
 	if err != nil {
-		return err
+		return fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
 	}
-	defer done()
-	rep, err := svc.Validate(ctx, target)
+	// One plugin host for the whole run: validation asks the plugins for their operations, and the
+	// agent steps' in-process routers reuse the same processes. (An mcp-serve subprocess starts
+	// its own: plugins live and die with the process that serves them.)
+	host := projectPluginHost(root, zap.NewNop())
+	defer func() { _ = host.Close() }()
+	rep, err := validationServiceWith(root, host).Validate(ctx, target)
 	if err != nil {
 		return err
 	}
@@ -82,7 +88,6 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 		return &exitError{code: fault.ExitUser}
 	}
 
-	root, _ := g.projectRoot()
 	runID := newRunID()
 	runDir := filepath.Join(root, ".awf", "runs", runID)
 	// Step results are already on the terminal through the observer; the console log is for
@@ -114,10 +119,7 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 	activityFile := filepath.Join(runDir, activity.FileName)
 	proxySvc := &agentproxy.Service{
 		Build: func(ctx context.Context, cfg proxy.ServeConfig) (*tools.Router, error) {
-			deps, err := toolDeps(ctx, cfg, logger)
-			if err != nil {
-				return nil, err
-			}
+			deps := proxyserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
 			return proxyserve.Build(ctx, cfg, deps)
 		},
 		AwfPath:      selfPath(),

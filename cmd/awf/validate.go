@@ -11,6 +11,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
 
@@ -63,8 +64,14 @@ func validationService(g *globalFlags) (validate.Service, func(), error) {
 		return validate.Service{}, func() {}, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
 	}
 	host := projectPluginHost(root, zap.NewNop())
+	return validationServiceWith(root, host), func() { _ = host.Close() }, nil
+}
+
+// validationServiceWith validates against a plugin host the caller owns, so `awf run` starts each
+// plugin once for validation and for its agent steps' in-process routers.
+func validationServiceWith(root string, host *plugins.Host) validate.Service {
 	checks := append(providerChecks(), validate.PluginCheck(host))
-	return validate.Service{Repo: yamlrepo.Repository{Root: root}, Checks: checks}, func() { _ = host.Close() }, nil
+	return validate.Service{Repo: yamlrepo.Repository{Root: root}, Checks: checks}
 }
 
 func printValidationText(out, errOut io.Writer, rep validate.Report) {

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/application/tools"
+	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
@@ -16,6 +18,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/activity"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
 )
 
 // callRunID labels the activity of one-off `awf call` invocations; they share one file under
@@ -52,11 +55,15 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 			if err != nil {
 				return fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
 			}
+			// One plugin host serves the step's validation and the call itself, so each plugin
+			// starts once.
+			host := projectPluginHost(root, zap.NewNop())
+			defer func() { _ = host.Close() }()
 			runDir := filepath.Join(root, ".awf", "runs", callRunID)
 			cfg := proxy.ServeConfig{RootDir: root, ActivityFile: filepath.Join(runDir, activity.FileName), RunID: callRunID, PluginsFile: filepath.Join(root, ".awf", "plugins.yaml")}
 			settings := tools.DefaultIntentSettings()
 			if wfName != "" || stepName != "" {
-				st, err := stepFor(cmd, g, wfName, stepName)
+				st, err := stepFor(cmd, validationServiceWith(root, host), wfName, stepName)
 				if err != nil {
 					return err
 				}
@@ -77,10 +84,7 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 				return fault.Wrap(err, "SYSTEM.FS.RUN_DIR", "cannot open the log in %s", runDir)
 			}
 			defer func() { _ = closeLog() }()
-			deps, err := toolDeps(cmd.Context(), cfg, logger)
-			if err != nil {
-				return err
-			}
+			deps := proxyserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
 			router, err := proxyserve.Build(cmd.Context(), cfg, deps)
 			if err != nil {
 				return err
@@ -107,15 +111,10 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 }
 
 // stepFor loads a workflow and returns one of its states.
-func stepFor(cmd *cobra.Command, g *globalFlags, wfName, stepName string) (*workflow.State, error) {
+func stepFor(cmd *cobra.Command, svc validate.Service, wfName, stepName string) (*workflow.State, error) {
 	if wfName == "" || stepName == "" {
 		return nil, fault.New("USER.CLI.MISSING_FLAG", "--workflow and --step go together").WithHint("pass both, e.g. --workflow review --step review")
 	}
-	svc, done, err := validationService(g)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
 	rep, err := svc.Validate(cmd.Context(), wfName)
 	if err != nil {
 		return nil, err

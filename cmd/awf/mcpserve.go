@@ -49,10 +49,8 @@ func newMCPServeCmd() *cobra.Command {
 				defer cancel()
 				_ = shutdown(ctx)
 			}()
-			deps, err := toolDeps(cmd.Context(), cfg, logger)
-			if err != nil {
-				return err
-			}
+			// The router owns the plugin providers: its Close stops the plugin processes.
+			deps := proxyserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger)}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
 			go watchParent(ctx, cancel)

@@ -10,13 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,15 +30,10 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	repo := filepath.Join(filepath.Dir(file), "..", "..")
 	awfBin, floorBin, pluginDir = filepath.Join(dir, "awf"), filepath.Join(dir, "floor"), filepath.Join(dir, "plugins")+"/"
 	for out, pkg := range map[string]string{awfBin: "./cmd/awf", floorBin: "./tests/bench/floor", pluginDir: "./examples/plugins/..."} {
-		build := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
-		build.Dir = repo
-		build.Stdout, build.Stderr = os.Stderr, os.Stderr
-		if err := build.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "build:", err)
+		if err := testkit.GoBuild(out, pkg); err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
 	}

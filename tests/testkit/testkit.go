@@ -49,9 +49,10 @@ func Build(plugins bool) (*Bins, error) {
 	return b, nil
 }
 
-// GoBuild runs `go build -o out pkg` in the module root.
+// GoBuild builds pkg into out from the module root, stripped like a release build (benchmarks
+// measure the binary users run; stack traces survive stripping).
 func GoBuild(out, pkg string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
 	cmd.Dir = RepoRoot()
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)

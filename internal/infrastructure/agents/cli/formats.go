@@ -1,9 +1,15 @@
 package cli
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 // TOMLString quotes s as a TOML basic string. Codex parses every `-c key=value` value as TOML
@@ -95,4 +101,23 @@ func StripJSONComments(b []byte) []byte {
 		}
 	}
 	return out
+}
+
+// ReadUserJSONC reads a user's JSON-with-comments config file (read, never written) as an
+// object; a missing file is an empty object. what names the file in errors ("your gemini
+// settings"); the hint says why awf reads it.
+func ReadUserJSONC(path, what string) (map[string]any, error) {
+	out := map[string]any{}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, fault.Wrap(err, CodeSetup, "cannot read %s %s", what, path)
+	}
+	if err := json.Unmarshal(StripJSONComments(b), &out); err != nil || out == nil {
+		return nil, fault.New(CodeSetup, "cannot read %s %s: not a JSON object (%v)", what, path, err).
+			WithHint("awf builds the step's private config on it; fix the file (a trailing comma, perhaps)")
+	}
+	return out, nil
 }

@@ -80,23 +80,10 @@ func privateHome(home string, a *ports.ProxyAttachment, v cli.Values, env []stri
 
 // readSettings reads the user's settings.json (JSON with comments); a missing file is empty.
 func readSettings(dir string) (map[string]any, error) {
-	settings := map[string]any{}
 	if dir == "" {
-		return settings, nil
+		return map[string]any{}, nil
 	}
-	path := filepath.Join(dir, "settings.json")
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return settings, nil
-	}
-	if err != nil {
-		return nil, fault.Wrap(err, cli.CodeSetup, "cannot read your gemini settings %s", path)
-	}
-	if err := json.Unmarshal(cli.StripJSONComments(b), &settings); err != nil || settings == nil {
-		return nil, fault.New(cli.CodeSetup, "cannot read your gemini settings %s: not a JSON object (%v)", path, err).
-			WithHint("awf builds the step's private settings on yours; fix the file (a trailing comma, perhaps)")
-	}
-	return settings, nil
+	return cli.ReadUserJSONC(filepath.Join(dir, "settings.json"), "your gemini settings")
 }
 
 // authType decides security.auth.selectedType: the auth_type option; else the user's choice

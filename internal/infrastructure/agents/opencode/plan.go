@@ -3,9 +3,6 @@ package opencode
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -136,22 +133,10 @@ func granting(existing any, server string) map[string]any {
 // never written), or an empty config. The private file replaces it in the variable, so its
 // settings must come along.
 func startingConfig(path string) (map[string]any, error) {
-	cfg := map[string]any{}
 	if path == "" {
-		return cfg, nil
+		return map[string]any{}, nil
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
-	}
-	if err != nil {
-		return nil, fault.Wrap(err, cli.CodeSetup, "cannot read your OPENCODE_CONFIG file %s", path)
-	}
-	if err := json.Unmarshal(cli.StripJSONComments(b), &cfg); err != nil || cfg == nil {
-		return nil, fault.New(cli.CodeSetup, "cannot read your OPENCODE_CONFIG file %s: not a JSON object (%v)", path, err).
-			WithHint("awf builds the step's private config on it; fix the file (a trailing comma, perhaps)")
-	}
-	return cfg, nil
+	return cli.ReadUserJSONC(path, "your OPENCODE_CONFIG file")
 }
 
 // braceVar holds a literal "{": opencode replaces {env:VAR} and {file:path} in its config

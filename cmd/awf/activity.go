@@ -15,7 +15,7 @@ import (
 	domact "github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
-	"github.com/awf-dev/awf/internal/infrastructure/activity"
+	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 )
 
 func newActivityCmd(g *globalFlags) *cobra.Command {
@@ -35,10 +35,10 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			if status != "" && status != string(domact.OutcomeSuccess) && status != string(domact.OutcomeError) && status != string(domact.OutcomeRefused) {
-				return fault.New("USER.CLI.INVALID_STATUS", "unknown status %q", status).WithHint("use success, error or refused")
+				return fault.New(fault.UserCLIInvalidStatus, "unknown status %q", status).WithHint("use success, error or refused")
 			}
 			if intentType != "" && !tool.Variant(intentType).Valid() {
-				return fault.New("USER.CLI.INVALID_INTENT_TYPE", "unknown intent type %q", intentType).WithHint("use read, write or destructive")
+				return fault.New(fault.UserCLIInvalidIntentType, "unknown intent type %q", intentType).WithHint("use read, write or destructive")
 			}
 			files, err := activityFiles(g, file, runID)
 			if err != nil {
@@ -47,7 +47,7 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 			f := domact.Filter{RunID: runID, Tool: toolName, Outcome: domact.Outcome(status), IntentType: tool.Variant(intentType)}
 			all := []domact.Record{}
 			for _, p := range files {
-				recs, err := activity.FileStore{Path: p}.List(cmd.Context(), f)
+				recs, err := activitylog.FileStore{Path: p}.List(cmd.Context(), f)
 				if err != nil {
 					return err
 				}
@@ -79,15 +79,15 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			for _, p := range files {
-				rec, err := activity.FileStore{Path: p}.Get(cmd.Context(), args[0])
+				rec, err := activitylog.FileStore{Path: p}.Get(cmd.Context(), args[0])
 				if err == nil {
 					return writeJSON(cmd.OutOrStdout(), rec)
 				}
-				if fault.CodeOf(err) != activity.CodeNotFound {
+				if fault.CodeOf(err) != fault.UserActivityNotFound {
 					return err
 				}
 			}
-			return fault.New(activity.CodeNotFound, "no activity record with id %q", args[0]).WithHint("list ids with `awf activity list`")
+			return fault.New(fault.UserActivityNotFound, "no activity record with id %q", args[0]).WithHint("list ids with `awf activity list`")
 		},
 	}
 	show.Flags().StringVar(&showFile, "file", "", "activity file to read")
@@ -103,16 +103,16 @@ func activityFiles(g *globalFlags, file, runID string) ([]string, error) {
 	}
 	root, err := g.projectRoot()
 	if err != nil {
-		return nil, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+		return nil, fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 	}
-	runs, err := activity.FindRunFiles(filepath.Join(root, ".awf", "runs"))
+	runs, err := activitylog.FindRunFiles(filepath.Join(root, ".awf", "runs"))
 	if err != nil {
 		return nil, err
 	}
 	if runID != "" {
 		p, ok := runs[runID]
 		if !ok {
-			return nil, fault.New(activity.CodeNotFound, "run %q has no activity file", runID).WithHint("runs live in %s", filepath.Join(root, ".awf", "runs"))
+			return nil, fault.New(fault.UserActivityNotFound, "run %q has no activity file", runID).WithHint("runs live in %s", filepath.Join(root, ".awf", "runs"))
 		}
 		return []string{p}, nil
 	}

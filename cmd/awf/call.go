@@ -9,15 +9,15 @@ import (
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
 
-	"github.com/awf-dev/awf/internal/application/tools"
+	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
-	"github.com/awf-dev/awf/internal/infrastructure/activity"
+	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
-	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
+	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
 )
 
@@ -43,25 +43,25 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 		RunE: func(cmd *cobra.Command, args []string) error {
 			variant, ok := strings.CutPrefix(args[0], "tool-")
 			if !ok || !tool.Variant(variant).Valid() {
-				return fault.New("USER.CLI.INVALID_VARIANT", "unknown call kind %q", args[0]).WithHint("use tool-read, tool-write or tool-destructive")
+				return fault.New(fault.UserCLIInvalidVariant, "unknown call kind %q", args[0]).WithHint("use tool-read, tool-write or tool-destructive")
 			}
 			if argsJSON == "" {
 				argsJSON = "{}"
 			}
 			if !json.Valid([]byte(argsJSON)) {
-				return fault.New("USER.CLI.INVALID_ARGS", "--args is not valid JSON").WithHint(`pass a JSON object, e.g. --args '{"file_path":"README.md"}'`)
+				return fault.New(fault.UserCLIInvalidArgs, "--args is not valid JSON").WithHint(`pass a JSON object, e.g. --args '{"file_path":"README.md"}'`)
 			}
 			root, err := g.projectRoot()
 			if err != nil {
-				return fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+				return fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 			}
 			// One plugin host serves the step's validation and the call itself, so each plugin
 			// starts once.
 			host := projectPluginHost(root, zap.NewNop())
 			defer func() { _ = host.Close() }()
 			runDir := filepath.Join(root, ".awf", "runs", callRunID)
-			cfg := proxy.ServeConfig{RootDir: root, ActivityFile: filepath.Join(runDir, activity.FileName), RunID: callRunID, PluginsFile: filepath.Join(root, ".awf", "plugins.yaml")}
-			settings := tools.DefaultIntentSettings()
+			cfg := proxy.ServeConfig{RootDir: root, ActivityFile: filepath.Join(runDir, activitylog.FileName), RunID: callRunID, PluginsFile: filepath.Join(root, ".awf", "plugins.yaml")}
+			settings := routing.DefaultIntentSettings()
 			if wfName != "" || stepName != "" {
 				st, err := stepFor(cmd, validationServiceWith(root, host), wfName, stepName)
 				if err != nil {
@@ -73,7 +73,7 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 					for _, pt := range p.PluginTools {
 						cfg.PluginTools = append(cfg.PluginTools, proxy.PluginTools{Plugin: pt.Plugin, Expose: pt.Expose})
 					}
-					settings = tools.IntentSettingsFromWorkflow(p.Intent)
+					settings = routing.IntentSettingsFromWorkflow(p.Intent)
 				}
 			}
 			if cmd.Flags().Changed("strict") {
@@ -81,16 +81,16 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 			}
 			logger, closeLog, err := logging.New(logging.Options{File: filepath.Join(runDir, "run.log")})
 			if err != nil {
-				return fault.Wrap(err, "SYSTEM.FS.RUN_DIR", "cannot open the log in %s", runDir)
+				return fault.Wrap(err, fault.SystemFSRunDir, "cannot open the log in %s", runDir)
 			}
 			defer func() { _ = closeLog() }()
-			deps := proxyserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
-			router, err := proxyserve.Build(cmd.Context(), cfg, deps)
+			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
+			router, err := mcpserve.Build(cmd.Context(), cfg, deps)
 			if err != nil {
 				return err
 			}
 			defer func() { _ = router.Close() }()
-			exp := tools.NewExposure(router, settings)
+			exp := routing.NewExposure(router, settings)
 			res := exp.Call(cmd.Context(), tool.Variant(variant), args[1], json.RawMessage(argsJSON), tool.Intent{DataSensitivity: sensitivity, Reason: reason})
 			if res.IsError {
 				fmt.Fprintln(cmd.ErrOrStderr(), res.JoinedText())
@@ -113,7 +113,7 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 // stepFor loads a workflow and returns one of its states.
 func stepFor(cmd *cobra.Command, svc validate.Service, wfName, stepName string) (*workflow.State, error) {
 	if wfName == "" || stepName == "" {
-		return nil, fault.New("USER.CLI.MISSING_FLAG", "--workflow and --step go together").WithHint("pass both, e.g. --workflow review --step review")
+		return nil, fault.New(fault.UserCLIMissingFlag, "--workflow and --step go together").WithHint("pass both, e.g. --workflow review --step review")
 	}
 	rep, err := svc.Validate(cmd.Context(), wfName)
 	if err != nil {
@@ -125,7 +125,7 @@ func stepFor(cmd *cobra.Command, svc validate.Service, wfName, stepName string) 
 	}
 	st, ok := rep.Workflow.States[stepName]
 	if !ok {
-		return nil, fault.New("USER.CLI.UNKNOWN_STEP", "workflow %q has no step %q", rep.Name, stepName).WithHint("%s", workflow.DidYouMean(stepName, rep.Workflow.Order))
+		return nil, fault.New(fault.UserCLIUnknownStep, "workflow %q has no step %q", rep.Name, stepName).WithHint("%s", workflow.DidYouMean(stepName, rep.Workflow.Order))
 	}
 	return st, nil
 }

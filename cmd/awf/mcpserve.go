@@ -11,7 +11,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
-	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
+	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 )
 
@@ -32,7 +32,7 @@ func newMCPServeCmd() *cobra.Command {
 			level := zapcore.WarnLevel
 			logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: level, File: cfg.LogFile})
 			if err != nil {
-				return fault.Wrap(err, proxyserve.CodeConfig, "cannot open log_file %s", cfg.LogFile)
+				return fault.Wrap(err, fault.UserMCPServeConfig, "cannot open log_file %s", cfg.LogFile)
 			}
 			defer func() { _ = closeLog() }()
 			for k, v := range cfg.OTelEnv {
@@ -42,7 +42,7 @@ func newMCPServeCmd() *cobra.Command {
 			}
 			_, shutdown, err := telemetry.SetupSync(cmd.Context(), "awf-mcp-serve")
 			if err != nil {
-				return fault.Wrap(err, "USER.OTEL.CONFIG", "cannot set up tracing from OTEL_* variables")
+				return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables")
 			}
 			defer func() {
 				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -50,11 +50,11 @@ func newMCPServeCmd() *cobra.Command {
 				_ = shutdown(ctx)
 			}()
 			// The router owns the plugin providers: its Close stops the plugin processes.
-			deps := proxyserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger)}
+			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger)}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
 			go watchParent(ctx, cancel)
-			return proxyserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
+			return mcpserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
 		},
 	}
 	cmd.Flags().StringVar(&configPath, "config", "", "JSON config written by awf for one agent step (default: built-in tools over the current directory)")
@@ -67,12 +67,12 @@ func loadServeConfig(path string) (proxy.ServeConfig, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return proxy.ServeConfig{}, fault.Wrap(err, proxyserve.CodeConfig, "cannot read mcp-serve config %s", path)
+		return proxy.ServeConfig{}, fault.Wrap(err, fault.UserMCPServeConfig, "cannot read mcp-serve config %s", path)
 	}
 	defer func() { _ = f.Close() }()
 	cfg, err := proxy.Decode(f)
 	if err != nil {
-		return cfg, fault.New(proxyserve.CodeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
+		return cfg, fault.New(fault.UserMCPServeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
 	}
 	return cfg, nil
 }

@@ -45,7 +45,7 @@ Exit 0, or 3 when a declared plugin failed to start.`,
 			}
 			root, err := g.projectRoot()
 			if err != nil {
-				return fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+				return fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 			}
 			level := zapcore.WarnLevel
 			if g.verbose {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,14 +16,14 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/awf-dev/awf/internal/application/agentproxy"
+	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/application/run"
-	"github.com/awf-dev/awf/internal/application/tools"
+	"github.com/awf-dev/awf/internal/application/stepproxy"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/proxy"
-	"github.com/awf-dev/awf/internal/infrastructure/activity"
+	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
-	"github.com/awf-dev/awf/internal/infrastructure/proxyserve"
+	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -42,7 +41,7 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 
 Exit codes: 0 success, 1 user error (validation, inputs), 2 the workflow ended in a failure
 state, 3 a process or endpoint failed, 4 awf itself failed, 130 interrupted (Ctrl+C).
-Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and activity.jsonl.`,
+Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and activitylog.jsonl.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(format, "text", "json"); err != nil {
@@ -59,7 +58,7 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs []string, format string, out, errOut io.Writer) error {
 	root, err := g.projectRoot()
 	if err != nil {
-		return fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+		return fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 	}
 	// One plugin host for the whole run: validation asks the plugins for their operations, and the
 	// agent steps' in-process routers reuse the same processes. (An mcp-serve subprocess starts
@@ -98,12 +97,12 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 	}
 	logger, closeLog, err := logging.New(logging.Options{Console: errOut, ConsoleLevel: level, File: filepath.Join(runDir, "run.log")})
 	if err != nil {
-		return fault.Wrap(err, "SYSTEM.FS.RUN_DIR", "cannot create the run directory %s", runDir)
+		return fault.Wrap(err, fault.SystemFSRunDir, "cannot create the run directory %s", runDir)
 	}
 	defer func() { _ = closeLog() }()
 	_, shutdown, err := telemetry.Setup(ctx, "awf")
 	if err != nil {
-		return fault.Wrap(err, "USER.OTEL.CONFIG", "cannot set up tracing from OTEL_* variables").WithHint("check OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_* values")
+		return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables").WithHint("check OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_* values")
 	}
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -113,14 +112,14 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 
 	tmp, err := os.MkdirTemp("", "awf-run-"+runID+"-")
 	if err != nil {
-		return fault.Wrap(err, "SYSTEM.FS.TEMP", "cannot create the run's private temp directory")
+		return fault.Wrap(err, fault.SystemFSTemp, "cannot create the run's private temp directory")
 	}
 	defer func() { _ = os.RemoveAll(tmp) }()
-	activityFile := filepath.Join(runDir, activity.FileName)
-	proxySvc := &agentproxy.Service{
-		Build: func(ctx context.Context, cfg proxy.ServeConfig) (*tools.Router, error) {
-			deps := proxyserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
-			return proxyserve.Build(ctx, cfg, deps)
+	activityFile := filepath.Join(runDir, activitylog.FileName)
+	proxySvc := &stepproxy.Service{
+		Build: func(ctx context.Context, cfg proxy.ServeConfig) (*routing.Router, error) {
+			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
+			return mcpserve.Build(ctx, cfg, deps)
 		},
 		AwfPath:      selfPath(),
 		RunID:        runID,
@@ -128,7 +127,7 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 		ActivityFile: activityFile,
 		LogFile:      filepath.Join(runDir, "run.log"),
 		PluginsFile:  filepath.Join(root, ".awf", "plugins.yaml"),
-		Activity:     activity.FileStore{Path: activityFile},
+		Activity:     activitylog.FileStore{Path: activityFile},
 		Logger:       logger,
 		InProcess:    inProcessProviders(),
 	}
@@ -167,63 +166,6 @@ func newRunID() string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-type textObserver struct{ out io.Writer }
-
-func (o *textObserver) StepStarted(name, kind string) {
-	fmt.Fprintf(o.out, "▶ %s (%s)\n", name, kind)
-}
-
-func (o *textObserver) StepFinished(r run.StepResult) {
-	mark := "✓"
-	if r.Status != run.StepSuccess {
-		mark = "✗"
-	}
-	line := fmt.Sprintf("%s %s %s in %s", mark, r.Name, r.Status, r.Duration.Round(time.Millisecond))
-	if r.Status != run.StepSuccess && r.Error != "" {
-		line += ": " + r.Error
-	}
-	if r.Next != "" {
-		line += " → " + r.Next
-	}
-	fmt.Fprintln(o.out, line)
-	if r.Tools != "" {
-		fmt.Fprintln(o.out, "  "+r.Tools)
-	}
-	printIndented(o.out, r.Output)
-	if r.Status != run.StepSuccess {
-		printIndented(o.out, r.Stderr)
-	}
-}
-
-// printIndented shows a step's output under its line, at most maxShownLines lines, so the
-// terminal shows what happened without drowning in it; the full text is in --format json.
-func printIndented(w io.Writer, text string) {
-	const maxShownLines = 20
-	text = strings.TrimRight(text, "\n")
-	if text == "" {
-		return
-	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if i == maxShownLines {
-			fmt.Fprintf(w, "  │ … %d more lines (see --format json)\n", len(lines)-maxShownLines)
-			break
-		}
-		fmt.Fprintln(w, "  │ "+l)
-	}
-}
-
-func printRunText(out io.Writer, res *run.Result, err error) {
-	switch res.Status {
-	case "success":
-		fmt.Fprintf(out, "Workflow '%s' succeeded in %s (terminal %s)\n", res.Workflow, res.Duration.Round(time.Millisecond), res.Terminal)
-	case "failure":
-		fmt.Fprintf(out, "Workflow '%s' failed in %s\n", res.Workflow, res.Duration.Round(time.Millisecond))
-	case "interrupted":
-		fmt.Fprintf(out, "Workflow '%s' interrupted after %s\n", res.Workflow, res.Duration.Round(time.Millisecond))
-	}
 }
 
 type jsonStep struct {

@@ -61,7 +61,7 @@ project root; anything else is taken as a path. Exit 0 when valid, 1 when invali
 func validationService(g *globalFlags) (validate.Service, func(), error) {
 	root, err := g.projectRoot()
 	if err != nil {
-		return validate.Service{}, func() {}, fault.Wrap(err, "SYSTEM.FS.CWD", "cannot determine the project root")
+		return validate.Service{}, func() {}, fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 	}
 	host := projectPluginHost(root, zap.NewNop())
 	return validationServiceWith(root, host), func() { _ = host.Close() }, nil
@@ -118,7 +118,7 @@ func printValidationJSON(out io.Writer, rep validate.Report) {
 // diagnosticsOf turns an error that stopped validation (no such workflow) into one diagnostic.
 func diagnosticsOf(err error) fault.Diagnostics {
 	var fe *fault.Error
-	code := "SYSTEM.INTERNAL"
+	code := fault.SystemInternalUnexpected
 	var hint string
 	var pos fault.Position
 	msg := err.Error()
@@ -134,5 +134,5 @@ func checkFormat(got string, allowed ...string) error {
 			return nil
 		}
 	}
-	return fault.New("USER.CLI.INVALID_FORMAT", "unknown format %q", got).WithHint("use one of %v", allowed)
+	return fault.New(fault.UserCLIInvalidFormat, "unknown format %q", got).WithHint("use one of %v", allowed)
 }

@@ -9,14 +9,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// Input error codes.
-const (
-	CodeInputMissing = "USER.INPUT.MISSING"
-	CodeInputInvalid = "USER.INPUT.INVALID_VALUE"
-	CodeInputUnknown = "USER.INPUT.UNKNOWN"
-	CodeInputSyntax  = "USER.INPUT.SYNTAX"
-)
-
 // ParseInputFlags turns `k=v` flag values into a map, reporting every malformed one.
 func ParseInputFlags(flags []string) (map[string]string, fault.Diagnostics) {
 	out := make(map[string]string, len(flags))
@@ -25,7 +17,7 @@ func ParseInputFlags(flags []string) (map[string]string, fault.Diagnostics) {
 		k, v, ok := strings.Cut(f, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			ds.Errorf(fault.Position{}, CodeInputSyntax, "write it as --input name=value", "input %q is not of the form name=value", f)
+			ds.Errorf(fault.Position{}, fault.UserInputSyntax, "write it as --input name=value", "input %q is not of the form name=value", f)
 			continue
 		}
 		out[k] = v
@@ -47,7 +39,7 @@ func ResolveInputs(wf *workflow.Workflow, given map[string]string) (map[string]a
 			case in.Default != nil:
 				values[in.Name] = in.Default
 			case in.Required:
-				ds.Errorf(in.Pos, CodeInputMissing, "pass it with --input "+in.Name+"=<"+string(in.Type)+">",
+				ds.Errorf(in.Pos, fault.UserInputMissing, "pass it with --input "+in.Name+"=<"+string(in.Type)+">",
 					"required input %q (%s) is missing", in.Name, in.Type)
 			default:
 				values[in.Name] = zeroOf(in.Type)
@@ -56,7 +48,7 @@ func ResolveInputs(wf *workflow.Workflow, given map[string]string) (map[string]a
 		}
 		v, err := convert(in.Type, raw)
 		if err != nil {
-			ds.Errorf(in.Pos, CodeInputInvalid, err.Error(), "input %q must be %s, got %q", in.Name, articleType(in.Type), raw)
+			ds.Errorf(in.Pos, fault.UserInputInvalidValue, err.Error(), "input %q must be %s, got %q", in.Name, articleType(in.Type), raw)
 			continue
 		}
 		values[in.Name] = v
@@ -76,7 +68,7 @@ func ResolveInputs(wf *workflow.Workflow, given map[string]string) (map[string]a
 		if s := workflow.Suggest(k, declared); s != "" {
 			hint = "did you mean '" + s + "'?"
 		}
-		ds.Errorf(fault.Position{File: wf.File}, CodeInputUnknown, hint, "unknown input %q", k)
+		ds.Errorf(fault.Position{File: wf.File}, fault.UserInputUnknown, hint, "unknown input %q", k)
 	}
 	return values, ds
 }

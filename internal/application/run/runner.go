@@ -19,7 +19,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
-	"github.com/awf-dev/awf/internal/application/agentproxy"
+	"github.com/awf-dev/awf/internal/application/stepproxy"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
@@ -27,13 +27,6 @@ import (
 
 // Run-time codes.
 const (
-	CodeRunFailed        = "WORKFLOW.RUN.FAILED"
-	CodeRunInterrupted   = "INTERRUPT.RUN.SIGNAL"
-	CodeMaxSteps         = "EXECUTION.RUN.MAX_STEPS"
-	CodeProviderMissing  = "EXECUTION.AGENT.PROVIDER_UNAVAILABLE"
-	CodeStepTimeout      = "EXECUTION.STEP.TIMEOUT"
-	CodeCommandStart     = "EXECUTION.COMMAND.START"
-	CodePromptFileRead   = "USER.AGENT.PROMPT_FILE"
 	DefaultMaxSteps      = 10000
 	outputKeepForDisplay = 4096
 )
@@ -55,7 +48,7 @@ type Options struct {
 	MaxSteps int
 	// Proxy prepares the MCP proxy of agent steps with mcp_proxy.enable; nil runs such steps
 	// without one only if they do not ask for it.
-	Proxy *agentproxy.Service
+	Proxy *stepproxy.Service
 }
 
 // Runner executes workflows. It is safe to reuse sequentially.
@@ -124,7 +117,7 @@ func (r *Runner) loop(ctx context.Context, wf *workflow.Workflow, inputs map[str
 	for n := 0; ; n++ {
 		st, ok := wf.States[current]
 		if !ok {
-			return fault.New("SYSTEM.RUN.UNKNOWN_STATE", "state %q does not exist (validation should have caught this)", current)
+			return fault.New(fault.SystemRunUnknownState, "state %q does not exist (validation should have caught this)", current)
 		}
 		if st.Type == workflow.StateTerminal {
 			res.Terminal = st.Name
@@ -136,13 +129,13 @@ func (r *Runner) loop(ctx context.Context, wf *workflow.Workflow, inputs map[str
 						msg += ": " + m
 					}
 				}
-				return fault.New(CodeRunFailed, "%s", msg)
+				return fault.New(fault.WorkflowRunFailed, "%s", msg)
 			}
 			res.Status = "success"
 			return nil
 		}
 		if n >= r.opts.MaxSteps {
-			return fault.New(CodeMaxSteps, "run executed %d steps without reaching a terminal state", n).
+			return fault.New(fault.ExecutionRunMaxSteps, "run executed %d steps without reaching a terminal state", n).
 				WithHint("check the on_failure/on_success loop around %q", current)
 		}
 		if err := ctx.Err(); err != nil {
@@ -173,7 +166,7 @@ func (r *Runner) loop(ctx context.Context, wf *workflow.Workflow, inputs map[str
 		if next == "" {
 			// A failed step without on_failure ends the run as a failure of that step.
 			res.Status = "failure"
-			return fault.New(CodeRunFailed, "step %q failed and has no on_failure transition: %s", st.Name, firstLine(sr.Error)).
+			return fault.New(fault.WorkflowRunFailed, "step %q failed and has no on_failure transition: %s", st.Name, firstLine(sr.Error)).
 				WithHint("add `on_failure: <state>` to %q to handle the failure", st.Name)
 		}
 		current = next
@@ -257,7 +250,7 @@ func (r *Runner) agentStep(ctx context.Context, st *workflow.State, data map[str
 	if !ok {
 		sr.Status = StepFailure
 		sr.ExitCode = -1
-		sr.Error = fault.New(CodeProviderMissing, "provider %q not available: %s", st.Provider, availableProviders(r.opts.Agents)).Error()
+		sr.Error = fault.New(fault.ExecutionAgentProviderUnavailable, "provider %q not available: %s", st.Provider, availableProviders(r.opts.Agents)).Error()
 		return nil
 	}
 	prompt := st.Prompt
@@ -268,7 +261,7 @@ func (r *Runner) agentStep(ctx context.Context, st *workflow.State, data map[str
 		}
 		b, err := os.ReadFile(r.resolve(path))
 		if err != nil {
-			return fault.Wrap(err, CodePromptFileRead, "cannot read prompt_file of step %q", st.Name).At(st.KeyPos["prompt_file"])
+			return fault.Wrap(err, fault.UserAgentPromptFile, "cannot read prompt_file of step %q", st.Name).At(st.KeyPos["prompt_file"])
 		}
 		prompt = string(b)
 	}
@@ -284,10 +277,10 @@ func (r *Runner) agentStep(ctx context.Context, st *workflow.State, data map[str
 		RunID: r.opts.RunID, Step: st.Name, Provider: st.Provider, Prompt: prompt,
 		Options: st.Options, Dir: dir, Timeout: st.Timeout, Proxy: st.MCPProxy,
 	}
-	var sess *agentproxy.Session
+	var sess *stepproxy.Session
 	if st.MCPProxy != nil && st.MCPProxy.Enable {
 		if r.opts.Proxy == nil {
-			return fault.New("SYSTEM.MCP_PROXY.UNWIRED", "step %q asks for the MCP proxy but this awf has none wired", st.Name)
+			return fault.New(fault.SystemMCPProxyUnwired, "step %q asks for the MCP proxy but this awf has none wired", st.Name)
 		}
 		if dir == "" {
 			dir = "."
@@ -328,7 +321,7 @@ func (r *Runner) stepError(ctx context.Context, st *workflow.State, err error, s
 		if sr.ExitCode == 0 {
 			sr.ExitCode = -1
 		}
-		sr.Error = fault.New(CodeStepTimeout, "step %q timed out after %s", st.Name, st.Timeout).Error()
+		sr.Error = fault.New(fault.ExecutionStepTimeout, "step %q timed out after %s", st.Name, st.Timeout).Error()
 		return nil
 	}
 	if ctx.Err() != nil {
@@ -364,7 +357,7 @@ func (r *Runner) resolve(p string) string {
 }
 
 func interrupted(cause error) error {
-	return fault.Wrap(cause, CodeRunInterrupted, "run interrupted")
+	return fault.Wrap(cause, fault.InterruptRunSignal, "run interrupted")
 }
 
 func inputError(ds fault.Diagnostics) error {

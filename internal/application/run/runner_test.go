@@ -88,7 +88,7 @@ func TestRunner(t *testing.T) {
 			wf:        flow(state("a", workflow.StateCommand, "false", "done", "bad")),
 			inputs:    map[string]string{"n": "1"},
 			results:   map[string]ports.CommandResult{"false": {ExitCode: 1, Stderr: "nope"}},
-			wantCode:  CodeRunFailed,
+			wantCode:  fault.WorkflowRunFailed,
 			wantSteps: []string{"a:failure"},
 		},
 		{
@@ -96,26 +96,26 @@ func TestRunner(t *testing.T) {
 			wf:        flow(state("a", workflow.StateCommand, "false", "done", "")),
 			inputs:    map[string]string{"n": "1"},
 			results:   map[string]ports.CommandResult{"false": {ExitCode: 2}},
-			wantCode:  CodeRunFailed,
+			wantCode:  fault.WorkflowRunFailed,
 			wantSteps: []string{"a:failure"},
 		},
 		{
 			name:     "missing input runs nothing",
 			wf:       flow(state("a", workflow.StateCommand, "true", "done", "bad")),
 			inputs:   map[string]string{},
-			wantCode: CodeInputMissing,
+			wantCode: fault.UserInputMissing,
 		},
 		{
 			name:     "ill-typed input runs nothing",
 			wf:       flow(state("a", workflow.StateCommand, "true", "done", "bad")),
 			inputs:   map[string]string{"n": "1", "flag": "maybe"},
-			wantCode: CodeInputInvalid,
+			wantCode: fault.UserInputInvalidValue,
 		},
 		{
 			name:      "reference to a state not run yet is a template error",
 			wf:        flow(state("a", workflow.StateCommand, "echo {{.states.b.Output}}", "done", "bad"), state("b", workflow.StateCommand, "true", "done", "bad")),
 			inputs:    map[string]string{"n": "1"},
-			wantCode:  CodeTemplateExec,
+			wantCode:  fault.UserTemplateExec,
 			wantSteps: []string{"a:failure"},
 		},
 		{
@@ -125,7 +125,7 @@ func TestRunner(t *testing.T) {
 			}(),
 			inputs:   map[string]string{"n": "1"},
 			results:  map[string]ports.CommandResult{"false": {ExitCode: 1}},
-			wantCode: CodeMaxSteps,
+			wantCode: fault.ExecutionRunMaxSteps,
 		},
 	}
 	for _, tc := range tests {
@@ -166,7 +166,7 @@ func TestStepTimeoutFollowsOnFailure(t *testing.T) {
 	slow.Timeout = 20 * time.Millisecond
 	sh := &fakeShell{t: t, block: true}
 	res, err := New(Options{Commands: sh}).Run(context.Background(), flow(slow), map[string]string{"n": "1"})
-	if fault.CodeOf(err) != CodeRunFailed || len(res.Steps) != 1 || !strings.Contains(res.Steps[0].Error, CodeStepTimeout) {
+	if fault.CodeOf(err) != fault.WorkflowRunFailed || len(res.Steps) != 1 || !strings.Contains(res.Steps[0].Error, fault.ExecutionStepTimeout) {
 		t.Fatalf("err %v steps %+v", err, res.Steps)
 	}
 }
@@ -185,7 +185,7 @@ func TestAgentSteps(t *testing.T) {
 	agentState := &workflow.State{Name: "ask", Type: workflow.StateAgent, Provider: "claude", Prompt: "sum {{.inputs.n}}", OnSuccess: "done", OnFailure: "bad", Options: map[string]any{"model": "m"}}
 	t.Run("missing provider fails the step clearly", func(t *testing.T) {
 		res, err := New(Options{Commands: &fakeShell{t: t}}).Run(context.Background(), flow(agentState), map[string]string{"n": "2"})
-		if fault.CodeOf(err) != CodeRunFailed || !strings.Contains(res.Steps[0].Error, `provider "claude" not available`) {
+		if fault.CodeOf(err) != fault.WorkflowRunFailed || !strings.Contains(res.Steps[0].Error, `provider "claude" not available`) {
 			t.Fatalf("err %v steps %+v", err, res.Steps)
 		}
 	})
@@ -199,7 +199,7 @@ func TestAgentSteps(t *testing.T) {
 	t.Run("provider error fails the step", func(t *testing.T) {
 		a := &fakeAgent{err: errors.New("cli crashed")}
 		res, err := New(Options{Agents: map[string]ports.AgentProvider{"claude": a}}).Run(context.Background(), flow(agentState), map[string]string{"n": "2"})
-		if fault.CodeOf(err) != CodeRunFailed || !strings.Contains(res.Steps[0].Error, "cli crashed") {
+		if fault.CodeOf(err) != fault.WorkflowRunFailed || !strings.Contains(res.Steps[0].Error, "cli crashed") {
 			t.Fatalf("err %v steps %+v", err, res.Steps)
 		}
 	})

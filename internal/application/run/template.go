@@ -8,10 +8,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
-// CodeTemplateExec is a template that parsed but could not be filled at run time, typically a
-// reference to a state that has not run yet on this path.
-const CodeTemplateExec = "USER.TEMPLATE.EXEC"
-
 // StateData is what `.states.<name>` exposes to later steps.
 type StateData struct {
 	Output   string
@@ -28,11 +24,11 @@ func render(name, text string, data map[string]any, pos fault.Position) (string,
 	}
 	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Parse(text)
 	if err != nil {
-		return "", fault.Wrap(err, "USER.TEMPLATE.SYNTAX", "template in %s does not parse", name).At(pos)
+		return "", fault.Wrap(err, fault.UserTemplateSyntax, "template in %s does not parse", name).At(pos)
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, data); err != nil {
-		return "", fault.Wrap(err, CodeTemplateExec, "template in %s failed", name).At(pos).
+		return "", fault.Wrap(err, fault.UserTemplateExec, "template in %s failed", name).At(pos).
 			WithHint("a referenced state may not have run yet on this path, or an input or env var is missing")
 	}
 	return b.String(), nil

@@ -15,9 +15,6 @@ import (
 // a plugin tool may not take one of them.
 var BuiltinTools = []string{"Read", "Write", "Edit", "Bash", "Glob", "Grep"}
 
-// codePluginsUnreadable labels a registry that failed without saying why in a code.
-const codePluginsUnreadable = "USER.PLUGINS.UNREADABLE"
-
 // PluginCheck checks every enabled mcp_proxy's plugin_tools against the plugins actually
 // declared and the operations they actually list, starting them through reg to ask:
 //
@@ -88,7 +85,7 @@ func (c *pluginChecker) load(ctx context.Context, pos fault.Position) {
 		}
 		code := fault.CodeOf(err)
 		if code == "" {
-			code = codePluginsUnreadable
+			code = fault.UserPluginsUnreadable
 		}
 		c.ds.Errorf(pos, code, "fix .awf/plugins.yaml so awf can check this step's plugins", "cannot read the plugin declarations: %v", err)
 		return
@@ -138,7 +135,7 @@ func (c *pluginChecker) state(ctx context.Context, s *workflow.State, m *workflo
 			}
 			pos := exposePos(m, pt, i, j)
 			if listed != nil && !contains(listed, op) {
-				c.ds.Errorf(pos, ports.CodeUnknownOperation, operationHint(op, listed),
+				c.ds.Errorf(pos, fault.UserMCPProxyUnknownOperation, operationHint(op, listed),
 					"plugin %q does not list operation %q (state %q)", plugin, op, s.Name)
 				continue
 			}
@@ -163,10 +160,10 @@ func (c *pluginChecker) plugin(ctx context.Context, s *workflow.State, plugin st
 		if len(c.names) > 0 {
 			hint = workflow.DidYouMean(plugin, c.names)
 		}
-		c.ds.Errorf(pos, ports.CodeUnknownPlugin, hint, "plugin %q of state %q is not declared in .awf/plugins.yaml", plugin, s.Name)
+		c.ds.Errorf(pos, fault.UserMCPProxyUnknownPlugin, hint, "plugin %q of state %q is not declared in .awf/plugins.yaml", plugin, s.Name)
 		return false, nil
 	case decl.Disabled:
-		c.ds.Errorf(pos, ports.CodePluginDisabled, fmt.Sprintf("remove `disabled: true` from its declaration at %s, or stop using it here", decl.Pos),
+		c.ds.Errorf(pos, fault.UserMCPProxyPluginDisabled, fmt.Sprintf("remove `disabled: true` from its declaration at %s, or stop using it here", decl.Pos),
 			"plugin %q of state %q is disabled", plugin, s.Name)
 		return false, nil
 	}
@@ -174,7 +171,7 @@ func (c *pluginChecker) plugin(ctx context.Context, s *workflow.State, plugin st
 	if r.err != nil {
 		code := fault.CodeOf(r.err)
 		if code == "" {
-			code = "EXECUTION.PLUGIN.START_FAILED"
+			code = fault.ExecutionPluginStartFailed
 		}
 		var fe *fault.Error
 		hint := "run the plugin's command by hand, and see awf's log for its output"
@@ -198,16 +195,16 @@ func (c *pluginChecker) collision(s *workflow.State, taken map[string]origin, na
 	}
 	switch {
 	case prev.builtin:
-		c.ds.Errorf(o.pos, ports.CodeNameCollision, "set `intercept_builtins: false` if the plugin should replace the built-in, or do not expose this operation",
+		c.ds.Errorf(o.pos, fault.UserMCPProxyNameCollision, "set `intercept_builtins: false` if the plugin should replace the built-in, or do not expose this operation",
 			"tool %q of plugin %q in state %q has the name of a built-in tool", name, o.plugin, s.Name)
 	case prev.plugin == o.plugin && prev.entry == o.entry:
-		c.ds.Errorf(o.pos, ports.CodeNameCollision, fmt.Sprintf("remove the duplicate; it is first listed at %s", near(prev.pos, o.pos)),
+		c.ds.Errorf(o.pos, fault.UserMCPProxyNameCollision, fmt.Sprintf("remove the duplicate; it is first listed at %s", near(prev.pos, o.pos)),
 			"plugin_tools entry #%d of state %q exposes %q twice", o.entry+1, s.Name, o.op)
 	case prev.plugin == o.plugin:
-		c.ds.Errorf(o.pos, ports.CodeNameCollision, fmt.Sprintf("list plugin %q once and merge its expose lists; %q is first exposed at %s", o.plugin, o.op, near(prev.pos, o.pos)),
+		c.ds.Errorf(o.pos, fault.UserMCPProxyNameCollision, fmt.Sprintf("list plugin %q once and merge its expose lists; %q is first exposed at %s", o.plugin, o.op, near(prev.pos, o.pos)),
 			"plugin %q is listed twice in plugin_tools of state %q and both entries expose %q (tool %q)", o.plugin, s.Name, o.op, name)
 	default:
-		c.ds.Errorf(o.pos, ports.CodeNameCollision, fmt.Sprintf("the other is at %s; expose only one of them, or rename one plugin in .awf/plugins.yaml", near(prev.pos, o.pos)),
+		c.ds.Errorf(o.pos, fault.UserMCPProxyNameCollision, fmt.Sprintf("the other is at %s; expose only one of them, or rename one plugin in .awf/plugins.yaml", near(prev.pos, o.pos)),
 			"tool %q of state %q would be served twice: by plugin %q (operation %q) and plugin %q (operation %q)", name, s.Name, prev.plugin, prev.op, o.plugin, o.op)
 	}
 }

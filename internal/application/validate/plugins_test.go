@@ -96,22 +96,22 @@ func TestPluginCheck(t *testing.T) {
 		want []pcWant
 	}{
 		{"valid", pcWorkflow(pcAgent("s", true, pcEntry("echo", 10, "echo"), pcEntry("notes", 12, "get", "put"))), nil},
-		{"unknown plugin", pcWorkflow(pcAgent("s", true, pcEntry("ecoh", 10, "echo"))), []pcWant{{ports.CodeUnknownPlugin, 10, 17, "did you mean 'echo'?"}}},
-		{"disabled plugin", pcWorkflow(pcAgent("s", true, pcEntry("off", 10, "x"))), []pcWant{{ports.CodePluginDisabled, 10, 17, "plugins.yaml:9:3"}}},
-		{"unknown operation", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get", "delte"))), []pcWant{{ports.CodeUnknownOperation, 11, 30, "did you mean 'delete'?"}}},
-		{"unknown operation, nothing close", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "zzzzzz"))), []pcWant{{ports.CodeUnknownOperation, 11, 20, "valid: get, list, put, delete"}}},
-		{"operation exposed twice", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get", "list", "get"))), []pcWant{{ports.CodeNameCollision, 11, 40, "exposes \"get\" twice"}}},
+		{"unknown plugin", pcWorkflow(pcAgent("s", true, pcEntry("ecoh", 10, "echo"))), []pcWant{{fault.UserMCPProxyUnknownPlugin, 10, 17, "did you mean 'echo'?"}}},
+		{"disabled plugin", pcWorkflow(pcAgent("s", true, pcEntry("off", 10, "x"))), []pcWant{{fault.UserMCPProxyPluginDisabled, 10, 17, "plugins.yaml:9:3"}}},
+		{"unknown operation", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get", "delte"))), []pcWant{{fault.UserMCPProxyUnknownOperation, 11, 30, "did you mean 'delete'?"}}},
+		{"unknown operation, nothing close", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "zzzzzz"))), []pcWant{{fault.UserMCPProxyUnknownOperation, 11, 20, "valid: get, list, put, delete"}}},
+		{"operation exposed twice", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get", "list", "get"))), []pcWant{{fault.UserMCPProxyNameCollision, 11, 40, "exposes \"get\" twice"}}},
 		{"same plugin twice, overlapping", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get", "list"), pcEntry("notes", 12, "put", "list"))),
-			[]pcWant{{ports.CodeNameCollision, 13, 30, "listed twice"}}},
+			[]pcWant{{fault.UserMCPProxyNameCollision, 13, 30, "listed twice"}}},
 		{"same plugin twice, disjoint", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get"), pcEntry("notes", 12, "put"))), nil},
 		{"two plugins meet after namespacing", pcWorkflow(pcAgent("s", false, pcEntry("a", 10, "b_c"), pcEntry("a_b", 12, "c"))),
-			[]pcWant{{ports.CodeNameCollision, 13, 20, `tool "a_b_c"`}}},
+			[]pcWant{{fault.UserMCPProxyNameCollision, 13, 20, `tool "a_b_c"`}}},
 		{"plugin that cannot start", pcWorkflow(pcAgent("s", true, pcEntry("broken", 10, "x"))), []pcWant{{"EXECUTION.PLUGIN.START_FAILED", 10, 17, "run it by hand"}}},
 		{"every problem at once, in several states", pcWorkflow(
 			pcAgent("one", true, pcEntry("ecoh", 10, "echo"), pcEntry("notes", 12, "gett")),
 			pcAgent("two", true, pcEntry("notes", 20, "get", "get")),
 		), []pcWant{
-			{ports.CodeUnknownPlugin, 10, 17, ""}, {ports.CodeUnknownOperation, 13, 20, "did you mean 'get'?"}, {ports.CodeNameCollision, 21, 30, ""},
+			{fault.UserMCPProxyUnknownPlugin, 10, 17, ""}, {fault.UserMCPProxyUnknownOperation, 13, 20, "did you mean 'get'?"}, {fault.UserMCPProxyNameCollision, 21, 30, ""},
 		}},
 		{"empty names are left to the workflow's own rules", pcWorkflow(pcAgent("s", true, pcEntry("", 10, "x"), pcEntry("notes", 12, "", " "))), nil},
 	}
@@ -157,7 +157,7 @@ func TestPluginCheckBuiltinCollision(t *testing.T) {
 	t.Cleanup(func() { BuiltinTools = saved })
 	BuiltinTools = append([]string{"notes_get"}, saved...) // a built-in named like a plugin tool
 	w := pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get")))
-	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), w), []pcWant{{ports.CodeNameCollision, 11, 20, "intercept_builtins: false"}})
+	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), w), []pcWant{{fault.UserMCPProxyNameCollision, 11, 20, "intercept_builtins: false"}})
 	w = pcWorkflow(pcAgent("s", false, pcEntry("notes", 10, "get")))
 	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), w), nil)
 }
@@ -194,20 +194,20 @@ func TestPluginCheckBrokenPluginsFile(t *testing.T) {
 	w := pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get", "get")))
 	// The file's own diagnostics are reported, and collisions (which need no pcRegistry) still are.
 	pcAssert(t, PluginCheck(reg)(context.Background(), w), []pcWant{
-		{"USER.PLUGINS.UNKNOWN_KEY", 3, 5, "did you mean 'command'?"}, {ports.CodeNameCollision, 11, 30, ""},
+		{"USER.PLUGINS.UNKNOWN_KEY", 3, 5, "did you mean 'command'?"}, {fault.UserMCPProxyNameCollision, 11, 30, ""},
 	})
 
 	reg.plugErr = errors.New("permission denied")
 	pcAssert(t, PluginCheck(reg)(context.Background(), pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get")))), []pcWant{
-		{codePluginsUnreadable, 10, 17, "permission denied"},
+		{fault.UserPluginsUnreadable, 10, 17, "permission denied"},
 	})
 }
 
 func TestPluginCheckPositionFallbacks(t *testing.T) {
 	s := pcAgent("s", true, workflow.PluginTools{Plugin: "ecoh", Expose: []string{"x"}})
 	s.MCPProxy.ValuePos = map[string]fault.Position{"plugin_tools[0]": {File: pcFile, Line: 7, Column: 9}}
-	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), pcWorkflow(s)), []pcWant{{ports.CodeUnknownPlugin, 7, 9, ""}})
+	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), pcWorkflow(s)), []pcWant{{fault.UserMCPProxyUnknownPlugin, 7, 9, ""}})
 
 	s = pcAgent("s", true, workflow.PluginTools{Plugin: "notes", Expose: []string{"nope"}})
-	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), pcWorkflow(s)), []pcWant{{ports.CodeUnknownOperation, 1, 5, ""}})
+	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), pcWorkflow(s)), []pcWant{{fault.UserMCPProxyUnknownOperation, 1, 5, ""}})
 }

@@ -134,5 +134,5 @@ func (ds Diagnostics) AsError(workflow string) error {
 	if !ds.HasErrors() {
 		return nil
 	}
-	return &Error{Code: "USER.WORKFLOW.INVALID", Message: "workflow is invalid", Err: &InvalidError{Workflow: workflow, Diagnostics: ds}}
+	return &Error{Code: UserWorkflowInvalid, Message: "workflow is invalid", Err: &InvalidError{Workflow: workflow, Diagnostics: ds}}
 }

@@ -88,7 +88,7 @@ func (e *Error) Error() string {
 // Unwrap exposes the cause for errors.Is and errors.As.
 func (e *Error) Unwrap() error { return e.Err }
 
-// CategoryOf returns the category of a code ("USER.X.Y" → User).
+// CategoryOf returns the category of a code (UserXY → User).
 func CategoryOf(code string) Category {
 	head, _, _ := strings.Cut(code, ".")
 	return Category(head)

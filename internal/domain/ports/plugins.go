@@ -8,19 +8,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
-// Codes of the plugin registry checks (DESIGN §4). They live beside the ports because the host
-// (infrastructure), the tool adapter and validation (application) all report them and must agree.
-const (
-	// CodeUnknownPlugin: a plugin name that .awf/plugins.yaml does not declare.
-	CodeUnknownPlugin = "USER.MCP_PROXY.UNKNOWN_PLUGIN"
-	// CodePluginDisabled: a plugin declared with `disabled: true`.
-	CodePluginDisabled = "USER.MCP_PROXY.PLUGIN_DISABLED"
-	// CodeUnknownOperation: an operation the running plugin does not list.
-	CodeUnknownOperation = "USER.MCP_PROXY.UNKNOWN_OPERATION"
-	// CodeNameCollision: two tools of one step end up with the same name.
-	CodeNameCollision = "USER.MCP_PROXY.NAME_COLLISION"
-)
-
 // PluginDecl is one plugin as declared in plugins.yaml.
 type PluginDecl struct {
 	Name     string
@@ -49,7 +36,7 @@ type PluginRegistry interface {
 	// diagnostic per problem.
 	Plugins(ctx context.Context) ([]PluginDecl, error)
 	// Operations starts the plugin if it is not running and returns what it lists. Unknown and
-	// disabled names are coded errors (CodeUnknownPlugin, CodePluginDisabled).
+	// disabled names are coded errors (fault.UserMCPProxyUnknownPlugin, fault.UserMCPProxyPluginDisabled).
 	Operations(ctx context.Context, plugin string) ([]PluginOperation, error)
 }
 

@@ -3,23 +3,8 @@ package tool
 import (
 	"strings"
 	"unicode/utf8"
-)
 
-// Codes of the intent rule's decisions. They are stable: scripts and tests match on them, while
-// messages may gain detail. The seed's error types map one to one (INTENT_MISMATCH → MISMATCH,
-// SERVER_MISMATCH → SERVER_MISMATCH, …); NOT_ALLOWED, INVALID_VARIANT and OVERLY_CAUTIOUS are
-// awf's additions (the per-step allow list, a programming error, the write-on-read-only warning).
-const (
-	CodeInvalidVariant       = "USER.INTENT.INVALID_VARIANT"
-	CodeNotAllowed           = "USER.INTENT.NOT_ALLOWED"
-	CodeMissingIntent        = "USER.INTENT.MISSING_INTENT"
-	CodeMissingOperationType = "USER.INTENT.MISSING_OPERATION_TYPE"
-	CodeInvalidOperationType = "USER.INTENT.INVALID_OPERATION_TYPE"
-	CodeMismatch             = "USER.INTENT.MISMATCH"
-	CodeInvalidSensitivity   = "USER.INTENT.INVALID_SENSITIVITY"
-	CodeReasonTooLong        = "USER.INTENT.REASON_TOO_LONG"
-	CodeServerMismatch       = "USER.INTENT.SERVER_MISMATCH"
-	CodeOverlyCautious       = "USER.INTENT.OVERLY_CAUTIOUS"
+	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 // MaxReason is the longest intent reason accepted, in characters (seed data model).
@@ -138,7 +123,7 @@ func Decide(in RuleInput) Decision {
 	if d.Variant == "" {
 		// A direct call: the tool's own variant, nothing declared, nothing to compare.
 		if !in.Settings.Allows(callWith) {
-			return refuse(callWith, CodeNotAllowed, toolNotAllowed(in.Tool, callWith, in.Settings))
+			return refuse(callWith, fault.UserIntentNotAllowed, toolNotAllowed(in.Tool, callWith, in.Settings))
 		}
 		return Decision{Verdict: VerdictAllow, Variant: callWith}
 	}
@@ -147,7 +132,7 @@ func Decide(in RuleInput) Decision {
 	}
 	v := d.Variant
 	if !in.Settings.Allows(callWith) {
-		return refuse(v, CodeNotAllowed, toolNotAllowed(in.Tool, callWith, in.Settings))
+		return refuse(v, fault.UserIntentNotAllowed, toolNotAllowed(in.Tool, callWith, in.Settings))
 	}
 	if dec, bad := checkDeclaration(d, in.Settings.RequireDeclaration); bad {
 		return dec
@@ -160,14 +145,14 @@ func Decide(in RuleInput) Decision {
 // agent calling a door the step closed learns that first.
 func CheckVariant(v Variant, s RuleSettings) Decision {
 	if !v.Valid() {
-		return refuse(v, CodeInvalidVariant, "unknown variant '"+clip(string(v))+"': must be read, write, or destructive")
+		return refuse(v, fault.UserIntentInvalidVariant, "unknown variant '"+clip(string(v))+"': must be read, write, or destructive")
 	}
 	if !s.Allows(v) {
 		msg := SplitToolName(v) + " is not allowed in this step: mcp_proxy.intent.allow lists " + allowedList(s)
 		if others := s.AllowedSplitTools(); others != "" {
 			msg += "; use " + others + " instead"
 		}
-		return refuse(v, CodeNotAllowed, msg+", or ask the workflow author to add "+string(v)+" to mcp_proxy.intent.allow")
+		return refuse(v, fault.UserIntentNotAllowed, msg+", or ask the workflow author to add "+string(v)+" to mcp_proxy.intent.allow")
 	}
 	return Decision{Verdict: VerdictAllow, Variant: v}
 }
@@ -176,22 +161,22 @@ func CheckVariant(v Variant, s RuleSettings) Decision {
 func checkDeclaration(d Declaration, require bool) (Decision, bool) {
 	v := d.Variant
 	if require && !d.Nested {
-		return refuse(v, CodeMissingIntent, "intent parameter is required for "+SplitToolName(v)), true
+		return refuse(v, fault.UserIntentMissingIntent, "intent parameter is required for "+SplitToolName(v)), true
 	}
 	switch op := d.OperationType; {
 	case op == "" && require:
-		return refuse(v, CodeMissingOperationType, "intent.operation_type is required"), true
+		return refuse(v, fault.UserIntentMissingOperationType, "intent.operation_type is required"), true
 	case op == "":
 	case !Variant(op).Valid():
-		return refuse(v, CodeInvalidOperationType, "Invalid intent.operation_type '"+clip(op)+"': must be read, write, or destructive"), true
+		return refuse(v, fault.UserIntentInvalidOperationType, "Invalid intent.operation_type '"+clip(op)+"': must be read, write, or destructive"), true
 	case Variant(op) != v:
-		return refuse(v, CodeMismatch, "Intent mismatch: tool is "+SplitToolName(v)+" but intent declares "+op), true
+		return refuse(v, fault.UserIntentMismatch, "Intent mismatch: tool is "+SplitToolName(v)+" but intent declares "+op), true
 	}
 	if s := d.DataSensitivity; s != "" && !ValidSensitivity(s) {
-		return refuse(v, CodeInvalidSensitivity, "Invalid intent.data_sensitivity '"+clip(s)+"': must be public, internal, private, or unknown"), true
+		return refuse(v, fault.UserIntentInvalidSensitivity, "Invalid intent.data_sensitivity '"+clip(s)+"': must be public, internal, private, or unknown"), true
 	}
 	if len(d.Reason) > MaxReason && utf8.RuneCountInString(d.Reason) > MaxReason {
-		return refuse(v, CodeReasonTooLong, "intent.reason exceeds maximum length of 1000 characters"), true
+		return refuse(v, fault.UserIntentReasonTooLong, "intent.reason exceeds maximum length of 1000 characters"), true
 	}
 	return Decision{}, false
 }
@@ -209,15 +194,15 @@ func checkAnnotations(name string, v Variant, a Annotations, strict bool) Decisi
 		// would defeat the auto-approved read channel (and allow: [read]), so it is refused too.
 		msg = "Tool '" + name + "' is marked not read-only by server, use call_tool_write"
 	case v == VariantWrite && a.ReadOnly():
-		return Decision{Verdict: VerdictWarn, Variant: v, Code: CodeOverlyCautious,
+		return Decision{Verdict: VerdictWarn, Variant: v, Code: fault.UserIntentOverlyCautious,
 			Warning: "Tool '" + name + "' is marked read-only by server, call_tool_read is enough"}
 	default:
 		return Decision{Verdict: VerdictAllow, Variant: v}
 	}
 	if strict {
-		return refuse(v, CodeServerMismatch, msg)
+		return refuse(v, fault.UserIntentServerMismatch, msg)
 	}
-	return Decision{Verdict: VerdictWarn, Variant: v, Code: CodeServerMismatch,
+	return Decision{Verdict: VerdictWarn, Variant: v, Code: fault.UserIntentServerMismatch,
 		Warning: msg + " (allowed because strict_server_validation is false)"}
 }
 

@@ -3,6 +3,8 @@ package tool
 import (
 	"strings"
 	"testing"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 var (
@@ -73,28 +75,28 @@ func TestSeed002ValidationMatrix(t *testing.T) {
 	req := RuleSettings{Strict: true, RequireDeclaration: true}
 	cases := []ruleCase{
 		{"002 row1 read/read/readOnlyHint=true ALLOW", annReadOnly, s, nested(VariantRead, "read"), VerdictAllow, "", ""},
-		{"002 row2 read/read/destructiveHint=true REJECT server mismatch", annDestructive, s, nested(VariantRead, "read"), VerdictRefuse, CodeServerMismatch, serverMismatch},
+		{"002 row2 read/read/destructiveHint=true REJECT server mismatch", annDestructive, s, nested(VariantRead, "read"), VerdictRefuse, fault.UserIntentServerMismatch, serverMismatch},
 		{"002 row3 read/read/no annotation ALLOW trust agent", annNone, s, nested(VariantRead, "read"), VerdictAllow, "", ""},
-		{"002 row5 write/write/readOnlyHint=true WARN+ALLOW", annReadOnly, s, nested(VariantWrite, "write"), VerdictWarn, CodeOverlyCautious, readOnlyWarn},
-		{"002 row6 write/write/destructiveHint=true REJECT server mismatch", annDestructive, s, nested(VariantWrite, "write"), VerdictRefuse, CodeServerMismatch, serverMismatch},
+		{"002 row5 write/write/readOnlyHint=true WARN+ALLOW", annReadOnly, s, nested(VariantWrite, "write"), VerdictWarn, fault.UserIntentOverlyCautious, readOnlyWarn},
+		{"002 row6 write/write/destructiveHint=true REJECT server mismatch", annDestructive, s, nested(VariantWrite, "write"), VerdictRefuse, fault.UserIntentServerMismatch, serverMismatch},
 		{"002 row7 write/write/no annotation ALLOW", annNone, s, nested(VariantWrite, "write"), VerdictAllow, "", ""},
 	}
 	for kind, a := range anyAnnotations {
 		cases = append(cases,
-			ruleCase{"002 row4 read/write/any=" + kind + " REJECT intent mismatch", a, s, nested(VariantRead, "write"), VerdictRefuse, CodeMismatch,
+			ruleCase{"002 row4 read/write/any=" + kind + " REJECT intent mismatch", a, s, nested(VariantRead, "write"), VerdictRefuse, fault.UserIntentMismatch,
 				"Intent mismatch: tool is call_tool_read but intent declares write"},
-			ruleCase{"002 row8 write/destructive/any=" + kind + " REJECT intent mismatch", a, s, nested(VariantWrite, "destructive"), VerdictRefuse, CodeMismatch,
+			ruleCase{"002 row8 write/destructive/any=" + kind + " REJECT intent mismatch", a, s, nested(VariantWrite, "destructive"), VerdictRefuse, fault.UserIntentMismatch,
 				"Intent mismatch: tool is call_tool_write but intent declares destructive"},
 			ruleCase{"002 row9 destructive/destructive/any=" + kind + " ALLOW most permissive", a, s, nested(VariantDestructive, "destructive"), VerdictAllow, "", ""},
-			ruleCase{"002 row10 destructive/read/any=" + kind + " REJECT intent mismatch", a, s, nested(VariantDestructive, "read"), VerdictRefuse, CodeMismatch,
+			ruleCase{"002 row10 destructive/read/any=" + kind + " REJECT intent mismatch", a, s, nested(VariantDestructive, "read"), VerdictRefuse, fault.UserIntentMismatch,
 				"Intent mismatch: tool is call_tool_destructive but intent declares read"},
 		)
 		for _, v := range Variants {
 			cases = append(cases,
 				ruleCase{"002 row11 " + string(v) + "/missing intent/any=" + kind + " REJECT intent required", a, req, Declaration{Variant: v},
-					VerdictRefuse, CodeMissingIntent, "intent parameter is required for " + SplitToolName(v)},
+					VerdictRefuse, fault.UserIntentMissingIntent, "intent parameter is required for " + SplitToolName(v)},
 				ruleCase{"002 row11 " + string(v) + "/missing operation_type/any=" + kind + " REJECT intent required", a, req,
-					Declaration{Variant: v, Nested: true, Reason: "why"}, VerdictRefuse, CodeMissingOperationType, "intent.operation_type is required"},
+					Declaration{Variant: v, Nested: true, Reason: "why"}, VerdictRefuse, fault.UserIntentMissingOperationType, "intent.operation_type is required"},
 			)
 		}
 	}
@@ -110,10 +112,10 @@ func TestSeed003ValidationMatrix(t *testing.T) {
 	}
 	cases := []ruleCase{
 		{"003 row1 call_tool_read/readOnlyHint=true ALLOW", annReadOnly, s, flat(VariantRead), VerdictAllow, "", ""},
-		{"003 row2 call_tool_read/destructiveHint=true REJECT", annDestructive, s, flat(VariantRead), VerdictRefuse, CodeServerMismatch, serverMismatch},
+		{"003 row2 call_tool_read/destructiveHint=true REJECT", annDestructive, s, flat(VariantRead), VerdictRefuse, fault.UserIntentServerMismatch, serverMismatch},
 		{"003 row3 call_tool_read/no annotation ALLOW trust agent", annNone, s, flat(VariantRead), VerdictAllow, "", ""},
-		{"003 row4 call_tool_write/readOnlyHint=true WARN+ALLOW", annReadOnly, s, flat(VariantWrite), VerdictWarn, CodeOverlyCautious, readOnlyWarn},
-		{"003 row5 call_tool_write/destructiveHint=true REJECT", annDestructive, s, flat(VariantWrite), VerdictRefuse, CodeServerMismatch, serverMismatch},
+		{"003 row4 call_tool_write/readOnlyHint=true WARN+ALLOW", annReadOnly, s, flat(VariantWrite), VerdictWarn, fault.UserIntentOverlyCautious, readOnlyWarn},
+		{"003 row5 call_tool_write/destructiveHint=true REJECT", annDestructive, s, flat(VariantWrite), VerdictRefuse, fault.UserIntentServerMismatch, serverMismatch},
 		{"003 row6 call_tool_write/no annotation ALLOW", annNone, s, flat(VariantWrite), VerdictAllow, "", ""},
 	}
 	for kind, a := range anyAnnotations {
@@ -130,22 +132,22 @@ func TestRuleBeyondTheSeedMatrices(t *testing.T) {
 	nothing := RuleSettings{Strict: true, Allow: []Variant{}}
 	runRuleCases(t, []ruleCase{
 		// Both hints true: the more restrictive (destructive) wins.
-		{"both hints: read refused", annBoth, s, nested(VariantRead, "read"), VerdictRefuse, CodeServerMismatch, serverMismatch},
-		{"both hints: write refused", annBoth, s, Declaration{Variant: VariantWrite}, VerdictRefuse, CodeServerMismatch, serverMismatch},
+		{"both hints: read refused", annBoth, s, nested(VariantRead, "read"), VerdictRefuse, fault.UserIntentServerMismatch, serverMismatch},
+		{"both hints: write refused", annBoth, s, Declaration{Variant: VariantWrite}, VerdictRefuse, fault.UserIntentServerMismatch, serverMismatch},
 		{"both hints: destructive allowed", annBoth, s, Declaration{Variant: VariantDestructive}, VerdictAllow, "", ""},
 		{"both hints: direct call is destructive", annBoth, s, Declaration{}, VerdictAllow, "", ""},
 		// Non-strict: what strict refuses becomes a warning; what strict warns stays a warning.
-		{"non-strict read on destructive warns", annDestructive, lenient, Declaration{Variant: VariantRead}, VerdictWarn, CodeServerMismatch,
+		{"non-strict read on destructive warns", annDestructive, lenient, Declaration{Variant: VariantRead}, VerdictWarn, fault.UserIntentServerMismatch,
 			serverMismatch + " (allowed because strict_server_validation is false)"},
-		{"non-strict write on destructive warns", annDestructive, lenient, Declaration{Variant: VariantWrite}, VerdictWarn, CodeServerMismatch,
+		{"non-strict write on destructive warns", annDestructive, lenient, Declaration{Variant: VariantWrite}, VerdictWarn, fault.UserIntentServerMismatch,
 			serverMismatch + " (allowed because strict_server_validation is false)"},
-		{"non-strict write on read-only warns", annReadOnly, lenient, Declaration{Variant: VariantWrite}, VerdictWarn, CodeOverlyCautious, readOnlyWarn},
-		{"non-strict mismatch is still refused", annNone, lenient, nested(VariantRead, "write"), VerdictRefuse, CodeMismatch,
+		{"non-strict write on read-only warns", annReadOnly, lenient, Declaration{Variant: VariantWrite}, VerdictWarn, fault.UserIntentOverlyCautious, readOnlyWarn},
+		{"non-strict mismatch is still refused", annNone, lenient, nested(VariantRead, "write"), VerdictRefuse, fault.UserIntentMismatch,
 			"Intent mismatch: tool is call_tool_read but intent declares write"},
 		// A tool that says readOnlyHint=false is a writer: the read door does not let it through.
-		{"read on explicit writer refused", annWriter, s, Declaration{Variant: VariantRead}, VerdictRefuse, CodeServerMismatch,
+		{"read on explicit writer refused", annWriter, s, Declaration{Variant: VariantRead}, VerdictRefuse, fault.UserIntentServerMismatch,
 			"Tool 'github:delete_repo' is marked not read-only by server, use call_tool_write"},
-		{"non-strict read on explicit writer warns", annWriter, lenient, Declaration{Variant: VariantRead}, VerdictWarn, CodeServerMismatch,
+		{"non-strict read on explicit writer warns", annWriter, lenient, Declaration{Variant: VariantRead}, VerdictWarn, fault.UserIntentServerMismatch,
 			"Tool 'github:delete_repo' is marked not read-only by server, use call_tool_write (allowed because strict_server_validation is false)"},
 		{"write on explicit writer allowed", annWriter, s, Declaration{Variant: VariantWrite}, VerdictAllow, "", ""},
 		{"title and openWorld only count as no hint", annTitleOnly, s, Declaration{Variant: VariantRead}, VerdictAllow, "", ""},
@@ -155,38 +157,38 @@ func TestRuleBeyondTheSeedMatrices(t *testing.T) {
 		{"direct ignores require_declaration", annNone, RuleSettings{Strict: true, RequireDeclaration: true}, Declaration{}, VerdictAllow, "", ""},
 		// allow
 		{"allow [read]: read tool via read", annReadOnly, readOnlyOnly, Declaration{Variant: VariantRead}, VerdictAllow, "", ""},
-		{"allow [read]: direct writer refused", annWriter, readOnlyOnly, Declaration{}, VerdictRefuse, CodeNotAllowed,
+		{"allow [read]: direct writer refused", annWriter, readOnlyOnly, Declaration{}, VerdictRefuse, fault.UserIntentNotAllowed,
 			"Tool 'github:delete_repo' is not allowed in this step: it is a write tool (call_tool_write) and mcp_proxy.intent.allow lists read; pick another tool (retrieve_tools and tools/list show only the allowed ones)"},
-		{"allow [read]: unannotated tool through the read door refused", annNone, readOnlyOnly, Declaration{Variant: VariantRead}, VerdictRefuse, CodeNotAllowed,
+		{"allow [read]: unannotated tool through the read door refused", annNone, readOnlyOnly, Declaration{Variant: VariantRead}, VerdictRefuse, fault.UserIntentNotAllowed,
 			"Tool 'github:delete_repo' is not allowed in this step: it is a write tool (call_tool_write) and mcp_proxy.intent.allow lists read; pick another tool (retrieve_tools and tools/list show only the allowed ones)"},
-		{"allow [read]: write door refused", annReadOnly, readOnlyOnly, Declaration{Variant: VariantWrite}, VerdictRefuse, CodeNotAllowed,
+		{"allow [read]: write door refused", annReadOnly, readOnlyOnly, Declaration{Variant: VariantWrite}, VerdictRefuse, fault.UserIntentNotAllowed,
 			"call_tool_write is not allowed in this step: mcp_proxy.intent.allow lists read; use call_tool_read instead, or ask the workflow author to add write to mcp_proxy.intent.allow"},
-		{"allow [read write]: destructive door refused", annDestructive, noDestructive, Declaration{Variant: VariantDestructive}, VerdictRefuse, CodeNotAllowed,
+		{"allow [read write]: destructive door refused", annDestructive, noDestructive, Declaration{Variant: VariantDestructive}, VerdictRefuse, fault.UserIntentNotAllowed,
 			"call_tool_destructive is not allowed in this step: mcp_proxy.intent.allow lists read, write; use call_tool_read or call_tool_write instead, or ask the workflow author to add destructive to mcp_proxy.intent.allow"},
-		{"allow [read write]: destructive tool refused before the annotation check", annDestructive, noDestructive, Declaration{Variant: VariantRead}, VerdictRefuse, CodeNotAllowed,
+		{"allow [read write]: destructive tool refused before the annotation check", annDestructive, noDestructive, Declaration{Variant: VariantRead}, VerdictRefuse, fault.UserIntentNotAllowed,
 			"Tool 'github:delete_repo' is not allowed in this step: it is a destructive tool (call_tool_destructive) and mcp_proxy.intent.allow lists read, write; pick another tool (retrieve_tools and tools/list show only the allowed ones)"},
-		{"empty allow refuses everything", annReadOnly, nothing, Declaration{Variant: VariantRead}, VerdictRefuse, CodeNotAllowed,
+		{"empty allow refuses everything", annReadOnly, nothing, Declaration{Variant: VariantRead}, VerdictRefuse, fault.UserIntentNotAllowed,
 			"call_tool_read is not allowed in this step: mcp_proxy.intent.allow lists no variant, or ask the workflow author to add read to mcp_proxy.intent.allow"},
-		{"not allowed wins over a mismatch", annReadOnly, readOnlyOnly, nested(VariantWrite, "read"), VerdictRefuse, CodeNotAllowed,
+		{"not allowed wins over a mismatch", annReadOnly, readOnlyOnly, nested(VariantWrite, "read"), VerdictRefuse, fault.UserIntentNotAllowed,
 			"call_tool_write is not allowed in this step: mcp_proxy.intent.allow lists read; use call_tool_read instead, or ask the workflow author to add write to mcp_proxy.intent.allow"},
 		// declaration values (seed 001 validation rules and error table)
-		{"unknown operation_type", annNone, s, nested(VariantRead, "unknown"), VerdictRefuse, CodeInvalidOperationType,
+		{"unknown operation_type", annNone, s, nested(VariantRead, "unknown"), VerdictRefuse, fault.UserIntentInvalidOperationType,
 			"Invalid intent.operation_type 'unknown': must be read, write, or destructive"},
-		{"operation_type is case-sensitive", annNone, s, nested(VariantRead, "READ"), VerdictRefuse, CodeInvalidOperationType,
+		{"operation_type is case-sensitive", annNone, s, nested(VariantRead, "READ"), VerdictRefuse, fault.UserIntentInvalidOperationType,
 			"Invalid intent.operation_type 'READ': must be read, write, or destructive"},
 		{"matching operation_type without require_declaration", annDestructive, s, nested(VariantDestructive, "destructive"), VerdictAllow, "", ""},
-		{"mismatch checked before the server annotation", annDestructive, s, nested(VariantRead, "write"), VerdictRefuse, CodeMismatch,
+		{"mismatch checked before the server annotation", annDestructive, s, nested(VariantRead, "write"), VerdictRefuse, fault.UserIntentMismatch,
 			"Intent mismatch: tool is call_tool_read but intent declares write"},
-		{"invalid sensitivity", annNone, s, Declaration{Variant: VariantWrite, DataSensitivity: "secret"}, VerdictRefuse, CodeInvalidSensitivity,
+		{"invalid sensitivity", annNone, s, Declaration{Variant: VariantWrite, DataSensitivity: "secret"}, VerdictRefuse, fault.UserIntentInvalidSensitivity,
 			"Invalid intent.data_sensitivity 'secret': must be public, internal, private, or unknown"},
-		{"long bad sensitivity is clipped in the message", annNone, s, Declaration{Variant: VariantWrite, DataSensitivity: strings.Repeat("x", 500)}, VerdictRefuse, CodeInvalidSensitivity,
+		{"long bad sensitivity is clipped in the message", annNone, s, Declaration{Variant: VariantWrite, DataSensitivity: strings.Repeat("x", 500)}, VerdictRefuse, fault.UserIntentInvalidSensitivity,
 			"Invalid intent.data_sensitivity '" + strings.Repeat("x", 64) + "…': must be public, internal, private, or unknown"},
 		{"reason of 1000 characters accepted", annNone, s, Declaration{Variant: VariantWrite, Reason: strings.Repeat("é", 1000)}, VerdictAllow, "", ""},
-		{"reason of 1001 characters refused", annNone, s, Declaration{Variant: VariantWrite, Reason: strings.Repeat("a", 1001)}, VerdictRefuse, CodeReasonTooLong,
+		{"reason of 1001 characters refused", annNone, s, Declaration{Variant: VariantWrite, Reason: strings.Repeat("a", 1001)}, VerdictRefuse, fault.UserIntentReasonTooLong,
 			"intent.reason exceeds maximum length of 1000 characters"},
-		{"bad declaration refused even on the destructive door", annNone, s, Declaration{Variant: VariantDestructive, DataSensitivity: "top"}, VerdictRefuse, CodeInvalidSensitivity,
+		{"bad declaration refused even on the destructive door", annNone, s, Declaration{Variant: VariantDestructive, DataSensitivity: "top"}, VerdictRefuse, fault.UserIntentInvalidSensitivity,
 			"Invalid intent.data_sensitivity 'top': must be public, internal, private, or unknown"},
-		{"unknown variant", annNone, s, Declaration{Variant: "delete"}, VerdictRefuse, CodeInvalidVariant,
+		{"unknown variant", annNone, s, Declaration{Variant: "delete"}, VerdictRefuse, fault.UserIntentInvalidVariant,
 			"unknown variant 'delete': must be read, write, or destructive"},
 	})
 	for _, sens := range Sensitivities {

@@ -61,13 +61,13 @@ func (v *validator) header() {
 	w := v.w
 	if strings.TrimSpace(w.Name) == "" {
 		if _, written := w.Pos["name"]; written {
-			v.ds.Errorf(w.ValueAt("name"), CodeMissingName, "give the workflow a name, e.g. `name: review`", "workflow name is empty")
+			v.ds.Errorf(w.ValueAt("name"), fault.UserWorkflowMissingName, "give the workflow a name, e.g. `name: review`", "workflow name is empty")
 		} else {
-			v.ds.Errorf(w.KeyAt(""), CodeMissingName, "add `name: <workflow-name>` at the top of the file", "workflow has no name")
+			v.ds.Errorf(w.KeyAt(""), fault.UserWorkflowMissingName, "add `name: <workflow-name>` at the top of the file", "workflow has no name")
 		}
 	}
 	if len(v.stateNames) == 0 {
-		v.ds.Errorf(w.KeyAt("states"), CodeNoStates,
+		v.ds.Errorf(w.KeyAt("states"), fault.UserWorkflowNoStates,
 			"add a `states:` map with `initial: <state>` and the states, ending in a `type: terminal` state",
 			"workflow has no states")
 		return
@@ -78,10 +78,10 @@ func (v *validator) header() {
 		if _, written := w.Pos["states.initial"]; written {
 			pos = w.ValueAt("states.initial")
 		}
-		v.ds.Errorf(pos, CodeMissingInitial, "add `initial: "+v.stateNames[0]+"` under `states:` (or whichever state runs first)",
+		v.ds.Errorf(pos, fault.UserWorkflowMissingInitial, "add `initial: "+v.stateNames[0]+"` under `states:` (or whichever state runs first)",
 			"workflow has no initial state")
 	case w.States[w.Initial] == nil:
-		v.ds.Errorf(w.ValueAt("states.initial"), CodeUnknownInitial, DidYouMean(w.Initial, v.stateNames),
+		v.ds.Errorf(w.ValueAt("states.initial"), fault.UserWorkflowUnknownInitial, DidYouMean(w.Initial, v.stateNames),
 			"initial state %q is not defined", w.Initial)
 	}
 }

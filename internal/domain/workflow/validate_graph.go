@@ -1,6 +1,10 @@
 package workflow
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
 
 // graph checks the state machine as a whole: a terminal exists, every state can reach one, and
 // every state can be reached from the initial state.
@@ -16,7 +20,7 @@ func (v *validator) graph() {
 		}
 	}
 	if terminals == 0 {
-		v.ds.Errorf(w.KeyAt("states"), CodeNoTerminal,
+		v.ds.Errorf(w.KeyAt("states"), fault.UserWorkflowNoTerminal,
 			"add a terminal state, e.g. `done: {type: terminal, status: success}`, and point an on_success at it",
 			"workflow has no terminal state: no run could ever finish")
 	} else {
@@ -91,7 +95,7 @@ func (v *validator) loops() {
 			continue
 		}
 		s := w.States[n]
-		v.ds.Errorf(s.Pos, CodeNoExit,
+		v.ds.Errorf(s.Pos, fault.UserWorkflowNoExit,
 			"give one state of the loop an on_failure or on_success that leads to a terminal state",
 			"no path from state %q reaches a terminal state: %s", n, v.cycle(n))
 	}
@@ -145,7 +149,7 @@ func (v *validator) unreachable() {
 		if seen[n] {
 			continue
 		}
-		v.ds.Warnf(w.States[n].Pos, CodeUnreachableState, "point an on_success or on_failure at it, or remove it",
+		v.ds.Warnf(w.States[n].Pos, fault.UserWorkflowUnreachableState, "point an on_success or on_failure at it, or remove it",
 			"state %q is never reached from initial state %q", n, w.Initial)
 	}
 }

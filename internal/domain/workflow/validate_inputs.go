@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 // inputNameRE is what `.inputs.NAME` can address in a template.
@@ -22,9 +24,9 @@ func (v *validator) inputs() {
 		}
 		switch {
 		case strings.TrimSpace(in.Name) == "":
-			v.ds.Errorf(namePos, CodeInputMissingName, "add `name: <input>` to this input", "input #%d has no name", i+1)
+			v.ds.Errorf(namePos, fault.UserInputMissingName, "add `name: <input>` to this input", "input #%d has no name", i+1)
 		case !inputNameRE.MatchString(in.Name):
-			v.ds.Errorf(namePos, CodeInputInvalidName,
+			v.ds.Errorf(namePos, fault.UserInputInvalidName,
 				fmt.Sprintf("use letters, digits and underscores, starting with a letter or underscore, e.g. %q", identifier(in.Name)),
 				"input name %q cannot be used in templates as .inputs.%s", in.Name, in.Name)
 		}
@@ -34,7 +36,7 @@ func (v *validator) inputs() {
 				if p := w.ValueAt(fmt.Sprintf("inputs[%d].name", j)); p.Line > 0 {
 					hint = fmt.Sprintf("first declared at line %d; rename or remove one of them", p.Line)
 				}
-				v.ds.Errorf(namePos, CodeInputDuplicateName, hint, "input %q is declared twice", in.Name)
+				v.ds.Errorf(namePos, fault.UserInputDuplicateName, hint, "input %q is declared twice", in.Name)
 			} else {
 				first[in.Name] = i
 				v.inputNames = append(v.inputNames, in.Name)
@@ -49,7 +51,7 @@ func (v *validator) inputType(path string, in Input) {
 	switch in.Type {
 	case InputString, InputInteger, InputBoolean, "":
 	default:
-		v.ds.Errorf(w.ValueAt(path+".type"), CodeInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
+		v.ds.Errorf(w.ValueAt(path+".type"), fault.UserInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
 			"input %q has unknown type %q: awf inputs are string, integer or boolean", in.Name, in.Type)
 		return // the default cannot be judged against a type that does not exist
 	}
@@ -73,7 +75,7 @@ func (v *validator) inputType(path string, in Input) {
 		if typ == "" {
 			typ = InputString
 		}
-		v.ds.Errorf(w.ValueAt(path+".default"), CodeInputInvalidDefault, defaultHint(typ),
+		v.ds.Errorf(w.ValueAt(path+".default"), fault.UserInputInvalidDefault, defaultHint(typ),
 			"default %s of input %q is not %s", describeValue(in.Default), in.Name, article(typ))
 	}
 }

@@ -21,19 +21,19 @@ var variantNames = func() []string {
 func (v *validator) proxy(s *State, m *MCPProxy) {
 	if !m.Enable {
 		if _, explicit := m.KeyPos["enable"]; !explicit && (len(m.KeyPos) > 0 || len(m.PluginTools) > 0) {
-			v.ds.Warnf(m.Pos, CodeProxyNotEnabled, "add `enable: true` under `mcp_proxy:`, or remove the block",
+			v.ds.Warnf(m.Pos, fault.UserMCPProxyNotEnabled, "add `enable: true` under `mcp_proxy:`, or remove the block",
 				"mcp_proxy of state %q is ignored: it does not say `enable: true`", s.Name)
 		}
 	}
 	if m.Enable && !m.InterceptBuiltins && len(m.PluginTools) == 0 {
-		v.ds.Errorf(m.Pos, CodeProxyEmpty,
+		v.ds.Errorf(m.Pos, fault.UserMCPProxyEmptyProxy,
 			"add `plugin_tools:` to expose plugin operations, or remove `intercept_builtins: false` so awf serves its built-in tools",
 			"mcp_proxy of state %q would serve no tool: built-ins are not intercepted and no plugin_tools are listed", s.Name)
 	}
 	for i, pt := range m.PluginTools {
 		item := fmt.Sprintf("plugin_tools[%d]", i)
 		if strings.TrimSpace(pt.Plugin) == "" {
-			v.ds.Errorf(pluginPos(m, pt, item), CodeProxyMissingPlugin, "add `plugin: <name>` naming a plugin declared in .awf/plugins.yaml",
+			v.ds.Errorf(pluginPos(m, pt, item), fault.UserMCPProxyMissingPlugin, "add `plugin: <name>` naming a plugin declared in .awf/plugins.yaml",
 				"plugin_tools entry #%d of state %q names no plugin", i+1, s.Name)
 		}
 		if len(pt.Expose) == 0 {
@@ -41,7 +41,7 @@ func (v *validator) proxy(s *State, m *MCPProxy) {
 			if p, ok := m.KeyPos[item+".expose"]; ok {
 				pos = p
 			}
-			v.ds.Errorf(pos, CodeProxyEmptyExpose, "list the operations to expose, e.g. `expose: [search]`",
+			v.ds.Errorf(pos, fault.UserMCPProxyEmptyExpose, "list the operations to expose, e.g. `expose: [search]`",
 				"plugin_tools entry #%d of state %q exposes no operation", i+1, s.Name)
 		}
 		for j, op := range pt.Expose {
@@ -52,7 +52,7 @@ func (v *validator) proxy(s *State, m *MCPProxy) {
 			if j < len(pt.ExposePos) && pt.ExposePos[j].Valid() {
 				pos = pt.ExposePos[j]
 			}
-			v.ds.Errorf(pos, CodeProxyEmptyExpose, "write the operation's name as the plugin lists it",
+			v.ds.Errorf(pos, fault.UserMCPProxyEmptyExpose, "write the operation's name as the plugin lists it",
 				"plugin_tools entry #%d of state %q exposes an operation with an empty name", i+1, s.Name)
 		}
 	}
@@ -68,7 +68,7 @@ func pluginPos(m *MCPProxy, pt PluginTools, item string) fault.Position {
 
 func (v *validator) intent(s *State, m *MCPProxy) {
 	if _, written := m.KeyPos["intent.allow"]; written && len(m.Intent.Allow) == 0 {
-		v.ds.Errorf(m.ValueAt("intent.allow"), CodeProxyInvalidIntent,
+		v.ds.Errorf(m.ValueAt("intent.allow"), fault.UserMCPProxyInvalidIntent,
 			"list at least one of read, write, destructive, or remove `allow:` to allow all three",
 			"intent.allow of state %q is empty: the step could call no tool", s.Name)
 	}
@@ -76,7 +76,7 @@ func (v *validator) intent(s *State, m *MCPProxy) {
 		if a.Valid() {
 			continue
 		}
-		v.ds.Errorf(m.ValueAt(fmt.Sprintf("intent.allow[%d]", j)), CodeProxyInvalidIntent, DidYouMean(string(a), variantNames),
+		v.ds.Errorf(m.ValueAt(fmt.Sprintf("intent.allow[%d]", j)), fault.UserMCPProxyInvalidIntent, DidYouMean(string(a), variantNames),
 			"intent.allow of state %q lists %q, which is not a variant (read, write or destructive)", s.Name, a)
 	}
 }

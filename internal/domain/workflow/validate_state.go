@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 var terminalStatusNames = []string{string(StatusSuccess), string(StatusFailure)}
@@ -11,22 +13,22 @@ var terminalStatusNames = []string{string(StatusSuccess), string(StatusFailure)}
 func (v *validator) state(s *State) {
 	switch s.Type {
 	case "":
-		v.ds.Errorf(s.Pos, CodeMissingStateType, "add `type: command`, `type: agent` or `type: terminal`",
+		v.ds.Errorf(s.Pos, fault.UserWorkflowMissingStateType, "add `type: command`, `type: agent` or `type: terminal`",
 			"state %q has no type", s.Name)
 	case StateCommand, StateAgent, StateTerminal:
 		v.keysForType(s)
 	default:
-		v.ds.Errorf(s.ValueAt("type"), CodeUnknownStateType, DidYouMean(string(s.Type), StateTypeNames),
+		v.ds.Errorf(s.ValueAt("type"), fault.UserWorkflowUnknownStateType, DidYouMean(string(s.Type), StateTypeNames),
 			"state %q has unknown type %q", s.Name, s.Type)
 	}
 	switch s.Type {
 	case StateCommand:
-		v.required(s, "command", s.Command, CodeMissingCommand, "add `command: <shell command>`")
+		v.required(s, "command", s.Command, fault.UserWorkflowMissingCommand, "add `command: <shell command>`")
 	case StateAgent:
 		v.agent(s)
 	case StateTerminal:
 		if s.Status != "" && s.Status != StatusSuccess && s.Status != StatusFailure {
-			v.ds.Errorf(s.ValueAt("status"), CodeInvalidStatus, DidYouMean(string(s.Status), terminalStatusNames),
+			v.ds.Errorf(s.ValueAt("status"), fault.UserWorkflowInvalidStatus, DidYouMean(string(s.Status), terminalStatusNames),
 				"terminal state %q has status %q; it must be success or failure", s.Name, s.Status)
 		}
 	}
@@ -34,7 +36,7 @@ func (v *validator) state(s *State) {
 		v.transitions(s)
 	}
 	if stateHasKey(s, "timeout") && s.Timeout <= 0 && s.Type != StateTerminal {
-		v.ds.Errorf(s.ValueAt("timeout"), CodeInvalidTimeout, "write a positive Go duration such as 30s or 5m, or remove `timeout:` for no limit",
+		v.ds.Errorf(s.ValueAt("timeout"), fault.UserWorkflowInvalidTimeout, "write a positive Go duration such as 30s or 5m, or remove `timeout:` for no limit",
 			"timeout of state %q must be positive, got %s", s.Name, s.Timeout)
 	}
 	for _, f := range templateFields {
@@ -52,14 +54,14 @@ func (v *validator) keysForType(s *State) {
 		pos := s.KeyAt(key)
 		switch {
 		case s.Type == StateTerminal && (key == "on_success" || key == "on_failure"):
-			v.ds.Errorf(pos, CodeTerminalTransition,
+			v.ds.Errorf(pos, fault.UserWorkflowTerminalTransition,
 				fmt.Sprintf("remove `%s:`, or make %q a command or agent state", key, s.Name),
 				"terminal state %q must not have %s: a terminal state ends the run", s.Name, key)
 		case key == "mcp_proxy":
-			v.ds.Errorf(pos, CodeKeyNotAllowed, "move `mcp_proxy:` to an agent state, or remove it",
+			v.ds.Errorf(pos, fault.UserWorkflowKeyNotAllowed, "move `mcp_proxy:` to an agent state, or remove it",
 				"mcp_proxy is only valid on agent states, and %q is a %s state", s.Name, s.Type)
 		default:
-			v.ds.Errorf(pos, CodeKeyNotAllowed,
+			v.ds.Errorf(pos, fault.UserWorkflowKeyNotAllowed,
 				fmt.Sprintf("remove `%s:`, or change `type:` to %s", key, typesAccepting(key)),
 				"key %q is not valid for %s states", key, s.Type)
 		}
@@ -91,9 +93,9 @@ func (v *validator) required(s *State, key, value, code, hint string) bool {
 }
 
 func (v *validator) agent(s *State) {
-	if v.required(s, "provider", s.Provider, CodeMissingProvider, "add `provider:` with one of "+strings.Join(Providers, ", ")) &&
+	if v.required(s, "provider", s.Provider, fault.UserAgentMissingProvider, "add `provider:` with one of "+strings.Join(Providers, ", ")) &&
 		!slices.Contains(Providers, s.Provider) {
-		v.ds.Errorf(s.ValueAt("provider"), CodeUnknownProvider, DidYouMean(s.Provider, Providers),
+		v.ds.Errorf(s.ValueAt("provider"), fault.UserAgentUnknownProvider, DidYouMean(s.Provider, Providers),
 			"state %q uses unknown provider %q", s.Name, s.Provider)
 	}
 	hasPrompt, hasFile := stateHasKey(s, "prompt"), stateHasKey(s, "prompt_file")
@@ -103,14 +105,14 @@ func (v *validator) agent(s *State) {
 		if p := s.KeyAt("prompt"); p.Line > pos.Line || p.Line == pos.Line && p.Column > pos.Column {
 			pos = p // point at whichever comes second
 		}
-		v.ds.Errorf(pos, CodePromptConflict, "keep `prompt:` for inline text or `prompt_file:` for a file, not both",
+		v.ds.Errorf(pos, fault.UserAgentPromptConflict, "keep `prompt:` for inline text or `prompt_file:` for a file, not both",
 			"state %q sets both prompt and prompt_file", s.Name)
 	case hasFile:
-		v.required(s, "prompt_file", s.PromptFile, CodeMissingPrompt, "give the path of the prompt file, or use `prompt:` instead")
+		v.required(s, "prompt_file", s.PromptFile, fault.UserAgentMissingPrompt, "give the path of the prompt file, or use `prompt:` instead")
 	case hasPrompt:
-		v.required(s, "prompt", s.Prompt, CodeMissingPrompt, "write the instructions for the agent, or use `prompt_file:` instead")
+		v.required(s, "prompt", s.Prompt, fault.UserAgentMissingPrompt, "write the instructions for the agent, or use `prompt_file:` instead")
 	default:
-		v.ds.Errorf(s.Pos, CodeMissingPrompt, "add `prompt: <instructions>` or `prompt_file: <path>`",
+		v.ds.Errorf(s.Pos, fault.UserAgentMissingPrompt, "add `prompt: <instructions>` or `prompt_file: <path>`",
 			"agent state %q has neither prompt nor prompt_file", s.Name)
 	}
 	if s.MCPProxy != nil {
@@ -125,7 +127,7 @@ func (v *validator) transitions(s *State) {
 		if t.target == "" || v.w.States[t.target] != nil {
 			continue
 		}
-		v.ds.Errorf(s.ValueAt(t.key), CodeUnknownTarget, DidYouMean(t.target, v.stateNames),
+		v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowUnknownTarget, DidYouMean(t.target, v.stateNames),
 			"%s of state %q names unknown state %q", t.key, s.Name, t.target)
 	}
 	if s.OnSuccess != "" || (s.Type != StateCommand && s.Type != StateAgent) {
@@ -135,5 +137,5 @@ func (v *validator) transitions(s *State) {
 	if _, written := s.KeyPos["on_success"]; written {
 		pos, msg = s.ValueAt("on_success"), fmt.Sprintf("on_success of state %q is empty", s.Name)
 	}
-	v.ds.Errorf(pos, CodeNoExit, "add `on_success: <state>` or make it a terminal state (`type: terminal`)", "%s", msg)
+	v.ds.Errorf(pos, fault.UserWorkflowNoExit, "add `on_success: <state>` or make it a terminal state (`type: terminal`)", "%s", msg)
 }

@@ -36,7 +36,7 @@ func (v *validator) template(s *State, key, text string) {
 		if errors.As(err, &te) {
 			msg = te.Error()
 		}
-		v.ds.Errorf(pos, CodeTemplateSyntax, "check the {{ }} actions: each opens with {{ and closes with }}, e.g. {{.inputs.target}}",
+		v.ds.Errorf(pos, fault.UserTemplateSyntax, "check the {{ }} actions: each opens with {{ and closes with }}, e.g. {{.inputs.target}}",
 			"%s of state %q is not a valid template: %s", key, s.Name, msg)
 		return
 	}
@@ -62,43 +62,43 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 			if s := Suggest(p[1], v.inputNames); s != "" {
 				hint = "did you mean '" + s + "'?"
 			}
-			v.ds.Errorf(pos, CodeTemplateUnknownInput, hint, "%s refers to undeclared input %q (%s)", where, p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownInput, hint, "%s refers to undeclared input %q (%s)", where, p[1], r)
 			return
 		}
 		if len(p) > 2 {
-			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of input %q, which is a plain value (%s)", where, p[2], p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of input %q, which is a plain value (%s)", where, p[2], p[1], r)
 		}
 	case "states":
 		if len(p) < 2 {
 			return
 		}
 		if v.w.States[p[1]] == nil {
-			v.ds.Errorf(pos, CodeTemplateUnknownState, DidYouMean(p[1], v.stateNames), "%s refers to unknown state %q (%s)", where, p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownState, DidYouMean(p[1], v.stateNames), "%s refers to unknown state %q (%s)", where, p[1], r)
 			return
 		}
 		if len(p) > 2 && !slices.Contains(stateFields, p[2]) {
-			v.ds.Errorf(pos, CodeTemplateUnknownField, DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
 			return
 		}
 		if len(p) > 3 {
-			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:3]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[3], Ref{Path: p[:3]}, r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:3]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[3], Ref{Path: p[:3]}, r)
 		}
 	case "env":
 		if len(p) > 2 {
-			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of environment variable %q, which is a plain value (%s)", where, p[2], p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of environment variable %q, which is a plain value (%s)", where, p[2], p[1], r)
 		}
 	case "workflow":
 		switch {
 		case len(p) > 1 && !slices.Contains(workflowFields, p[1]):
-			v.ds.Errorf(pos, CodeTemplateUnknownField, DidYouMean(p[1], workflowFields), "%s reads unknown field %q of .workflow (%s)", where, p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[1], workflowFields), "%s reads unknown field %q of .workflow (%s)", where, p[1], r)
 		case len(p) > 2:
-			v.ds.Errorf(pos, CodeTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
 		}
 	default:
 		hint := templateDataHint
 		if s := Suggest(p[0], templateRoots); s != "" {
 			hint = "did you mean '." + s + "'? " + templateDataHint
 		}
-		v.ds.Errorf(pos, CodeTemplateUnknownReference, hint, "%s uses unknown reference %s", where, r)
+		v.ds.Errorf(pos, fault.UserTemplateUnknownReference, hint, "%s uses unknown reference %s", where, r)
 	}
 }

@@ -42,40 +42,40 @@ func TestValidateInCode(t *testing.T) {
 		line   int // of the first diagnostic, where it matters
 	}{
 		{"valid", func(*Workflow) {}, []string{}, 0},
-		{"no name", func(w *Workflow) { w.Name = " " }, []string{CodeMissingName}, 1},
-		{"no states", func(w *Workflow) { w.States = nil; w.Order = nil }, []string{CodeNoStates}, 1},
-		{"command on agent (value only)", func(w *Workflow) { w.States["ask"].Command = "ls" }, []string{CodeKeyNotAllowed}, 9},
-		{"terminal with transition", func(w *Workflow) { w.States["done"].OnSuccess = "build" }, []string{CodeTerminalTransition}, 12},
-		{"proxy on command", func(w *Workflow) { w.States["build"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true} }, []string{CodeKeyNotAllowed}, 5},
-		{"unknown status", func(w *Workflow) { w.States["done"].Status = "ok" }, []string{CodeInvalidStatus}, 12},
-		{"negative timeout", func(w *Workflow) { w.States["build"].Timeout = -1 }, []string{CodeInvalidTimeout}, 5},
+		{"no name", func(w *Workflow) { w.Name = " " }, []string{fault.UserWorkflowMissingName}, 1},
+		{"no states", func(w *Workflow) { w.States = nil; w.Order = nil }, []string{fault.UserWorkflowNoStates}, 1},
+		{"command on agent (value only)", func(w *Workflow) { w.States["ask"].Command = "ls" }, []string{fault.UserWorkflowKeyNotAllowed}, 9},
+		{"terminal with transition", func(w *Workflow) { w.States["done"].OnSuccess = "build" }, []string{fault.UserWorkflowTerminalTransition}, 12},
+		{"proxy on command", func(w *Workflow) { w.States["build"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true} }, []string{fault.UserWorkflowKeyNotAllowed}, 5},
+		{"unknown status", func(w *Workflow) { w.States["done"].Status = "ok" }, []string{fault.UserWorkflowInvalidStatus}, 12},
+		{"negative timeout", func(w *Workflow) { w.States["build"].Timeout = -1 }, []string{fault.UserWorkflowInvalidTimeout}, 5},
 		{"prompt file only is fine", func(w *Workflow) { w.States["ask"].Prompt = ""; w.States["ask"].PromptFile = "p.md" }, []string{}, 0},
-		{"default of wrong type", func(w *Workflow) { w.Inputs[0] = Input{Name: "n", Type: InputInteger, Default: "3"} }, []string{CodeInputInvalidDefault, CodeTemplateUnknownInput}, 1},
+		{"default of wrong type", func(w *Workflow) { w.Inputs[0] = Input{Name: "n", Type: InputInteger, Default: "3"} }, []string{fault.UserInputInvalidDefault, fault.UserTemplateUnknownInput}, 1},
 		{"int default accepted", func(w *Workflow) { w.Inputs = append(w.Inputs, Input{Name: "n", Type: InputInteger, Default: 3}) }, []string{}, 0},
-		{"bool default", func(w *Workflow) { w.Inputs = append(w.Inputs, Input{Name: "b", Type: InputBoolean, Default: "true"}) }, []string{CodeInputInvalidDefault}, 1},
-		{"workflow field", func(w *Workflow) { w.States["build"].Command = "{{.workflow.Id}}" }, []string{CodeTemplateUnknownField}, 5},
-		{"env deep", func(w *Workflow) { w.States["build"].Command = "{{.env.HOME.x}}" }, []string{CodeTemplateUnknownField}, 5},
-		{"state field too deep", func(w *Workflow) { w.States["build"].Dir = "{{.states.ask.Output.x}}" }, []string{CodeTemplateUnknownField}, 5},
-		{"input field", func(w *Workflow) { w.States["build"].Command = "{{.inputs.target.x}}" }, []string{CodeTemplateUnknownField}, 5},
+		{"bool default", func(w *Workflow) { w.Inputs = append(w.Inputs, Input{Name: "b", Type: InputBoolean, Default: "true"}) }, []string{fault.UserInputInvalidDefault}, 1},
+		{"workflow field", func(w *Workflow) { w.States["build"].Command = "{{.workflow.Id}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"env deep", func(w *Workflow) { w.States["build"].Command = "{{.env.HOME.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"state field too deep", func(w *Workflow) { w.States["build"].Dir = "{{.states.ask.Output.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"input field", func(w *Workflow) { w.States["build"].Command = "{{.inputs.target.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
 		{"proxy not enabled", func(w *Workflow) {
 			w.States["ask"].MCPProxy = &MCPProxy{InterceptBuiltins: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{"op"}}}, Intent: DefaultIntent()}
-		}, []string{CodeProxyNotEnabled}, 0},
+		}, []string{fault.UserMCPProxyNotEnabled}, 0},
 		{"empty allow written in code is left alone", func(w *Workflow) {
 			w.States["ask"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true}
 		}, []string{}, 0},
 		{"bad variant", func(w *Workflow) {
 			w.States["ask"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true, Intent: IntentSettings{Allow: []tool.Variant{"admin"}}}
-		}, []string{CodeProxyInvalidIntent}, 0},
+		}, []string{fault.UserMCPProxyInvalidIntent}, 0},
 		{"empty operation name", func(w *Workflow) {
 			w.States["ask"].MCPProxy = &MCPProxy{Enable: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{" "}}}, Intent: DefaultIntent()}
-		}, []string{CodeProxyEmptyExpose}, 0},
+		}, []string{fault.UserMCPProxyEmptyExpose}, 0},
 		{"state missing from Order still checked", func(w *Workflow) {
 			w.States["extra"] = &State{Name: "extra", Type: StateCommand, OnSuccess: "done"}
-		}, []string{CodeMissingCommand, CodeUnreachableState}, 0},
+		}, []string{fault.UserWorkflowMissingCommand, fault.UserWorkflowUnreachableState}, 0},
 		{"loop through failure is an exit", func(w *Workflow) {
 			w.States["build"].OnSuccess = "build"
 			w.States["build"].OnFailure = "ask"
-		}, []string{CodeUnreachableState}, 13}, // nothing leads to "failed" any more
+		}, []string{fault.UserWorkflowUnreachableState}, 13}, // nothing leads to "failed" any more
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,7 +105,7 @@ func TestValidateCycleMessage(t *testing.T) {
 	w.States["build"].OnFailure = ""
 	w.States["ask"].OnSuccess = "build"
 	ds := Validate(w)
-	if got := codes(ds); !reflect.DeepEqual(got, []string{CodeNoExit, CodeNoExit, CodeUnreachableState, CodeUnreachableState}) {
+	if got := codes(ds); !reflect.DeepEqual(got, []string{fault.UserWorkflowNoExit, fault.UserWorkflowNoExit, fault.UserWorkflowUnreachableState, fault.UserWorkflowUnreachableState}) {
 		t.Fatalf("codes = %v\n%v", got, ds)
 	}
 	if want := `no path from state "build" reaches a terminal state: on_success goes build → ask → build`; ds[0].Message != want {

@@ -48,7 +48,7 @@ func resolveCommand(root, file string, spec Spec) (string, error) {
 }
 
 func notFound(spec Spec, file, path, why string) error {
-	return fault.New(CodeCommandNotFound, "plugin %q cannot start: command %s: %s", spec.Name, path, why).
+	return fault.New(fault.UserPluginsCommandNotFound, "plugin %q cannot start: command %s: %s", spec.Name, path, why).
 		At(spec.CommandPos).
 		WithHint("build the plugin (`make plugins` builds the examples into bin/plugins) or fix `command` in %s", file)
 }
@@ -64,13 +64,13 @@ func (i *instance) startError(parent, ctx context.Context, err error, tail *tail
 	}
 	switch {
 	case parent.Err() != nil:
-		return fault.Wrap(parent.Err(), CodeStartFailed, "starting plugin %q was cancelled", i.spec.Name)
+		return fault.Wrap(parent.Err(), fault.ExecutionPluginStartFailed, "starting plugin %q was cancelled", i.spec.Name)
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fault.New(CodeStartFailed, "plugin %q did not start within %s%s", i.spec.Name, i.h.opts.StartTimeout, out).
+		return fault.New(fault.ExecutionPluginStartFailed, "plugin %q did not start within %s%s", i.spec.Name, i.h.opts.StartTimeout, out).
 			At(i.spec.Pos).
 			WithHint("run %s by hand to see whether it hangs; a plugin must call plugin.Serve promptly", i.spec.Command)
 	}
-	return fault.Wrap(err, CodeStartFailed, "plugin %q failed to start: %v%s", i.spec.Name, err, out).
+	return fault.Wrap(err, fault.ExecutionPluginStartFailed, "plugin %q failed to start: %v%s", i.spec.Name, err, out).
 		At(i.spec.Pos).
 		WithHint("check that %s is an awf plugin built with pkg/plugin; its log lines are in awf's log", i.spec.Command)
 }
@@ -78,13 +78,13 @@ func (i *instance) startError(parent, ctx context.Context, err error, tail *tail
 func initRejected(err error) bool { return status.Code(err) == codes.InvalidArgument }
 
 func initError(spec Spec, file string, err error) error {
-	return fault.New(CodeInitFailed, "plugin %q rejected its config: %s", spec.Name, status.Convert(err).Message()).
+	return fault.New(fault.UserPluginsInitFailed, "plugin %q rejected its config: %s", spec.Name, status.Convert(err).Message()).
 		At(spec.Pos).
 		WithHint("fix `config:` of plugin %s in %s", spec.Name, file)
 }
 
 func crashLoopError(name string, crashes int, last error) error {
-	e := fault.New(CodeCrashLoop, "plugin %q failed %d times in a row (it died or did not start); awf no longer starts it in this session", name, crashes)
+	e := fault.New(fault.ExecutionPluginCrashLoop, "plugin %q failed %d times in a row (it died or did not start); awf no longer starts it in this session", name, crashes)
 	if last != nil {
 		e.Err = last
 	}

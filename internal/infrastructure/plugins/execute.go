@@ -56,7 +56,7 @@ func (i *instance) execute(ctx context.Context, operation string, args json.RawM
 func (i *instance) callError(ctx context.Context, c *conn, operation string, err error) error {
 	name := i.spec.Name
 	if ctx.Err() != nil {
-		return fault.Wrap(ctx.Err(), CodeCallFailed, "the call to %s of plugin %q was cancelled", operation, name)
+		return fault.Wrap(ctx.Err(), fault.ExecutionPluginCallFailed, "the call to %s of plugin %q was cancelled", operation, name)
 	}
 	if i.h.isClosed() {
 		return closedError(name)
@@ -76,7 +76,7 @@ func (i *instance) callError(ctx context.Context, c *conn, operation string, err
 		i.crashedLocked(c, cause)
 		crashes := i.crashes
 		i.mu.Unlock()
-		e := fault.Wrap(cause, CodeCrashed, "plugin %q exited during the call to %s%s", name, operation, exitSuffix(c))
+		e := fault.Wrap(cause, fault.ExecutionPluginCrashed, "plugin %q exited during the call to %s%s", name, operation, exitSuffix(c))
 		if crashes >= i.h.opts.MaxCrashes {
 			return e.WithHint("it died %d times in a row, so awf will not start it again in this session; see awf's log for its output", crashes)
 		}
@@ -85,14 +85,14 @@ func (i *instance) callError(ctx context.Context, c *conn, operation string, err
 	switch code {
 	case codes.Unavailable:
 		i.broken(c, err)
-		return fault.Wrap(err, CodeCrashed, "lost the connection to plugin %q during the call to %s", name, operation).
+		return fault.Wrap(err, fault.ExecutionPluginCrashed, "lost the connection to plugin %q during the call to %s", name, operation).
 			WithHint("awf restarts the plugin on the next call")
 	case codes.NotFound, codes.InvalidArgument:
-		return fault.New(CodeCallFailed, "plugin %q refused the call to %s: %s", name, operation, status.Convert(err).Message()).
+		return fault.New(fault.ExecutionPluginCallFailed, "plugin %q refused the call to %s: %s", name, operation, status.Convert(err).Message()).
 			WithHint("the operation list awf holds may be out of date; run the step again")
 	}
 	i.log.Warn("plugin call failed", zap.String("operation", operation), zap.Error(err))
-	return fault.Wrap(err, CodeCallFailed, "plugin %q failed to run %s: %s", name, operation, status.Convert(err).Message())
+	return fault.Wrap(err, fault.ExecutionPluginCallFailed, "plugin %q failed to run %s: %s", name, operation, status.Convert(err).Message())
 }
 
 // toResult maps an ExecuteResponse to a tool result. The error message comes first, then the

@@ -191,7 +191,7 @@ func (h *Host) instance(name string) (*instance, error) {
 		return nil, h.unknown(m, name)
 	}
 	if spec.Disabled {
-		return nil, fault.New(ports.CodePluginDisabled, "plugin %q is disabled in %s", name, m.File).At(spec.Pos).
+		return nil, fault.New(fault.UserMCPProxyPluginDisabled, "plugin %q is disabled in %s", name, m.File).At(spec.Pos).
 			WithHint("remove `disabled: true` from its declaration, or stop using it in this workflow")
 	}
 	h.mu.Lock()
@@ -208,7 +208,7 @@ func (h *Host) instance(name string) (*instance, error) {
 }
 
 func (h *Host) unknown(m *Manifest, name string) error {
-	e := fault.New(ports.CodeUnknownPlugin, "plugin %q is not declared in %s", name, m.File)
+	e := fault.New(fault.UserMCPProxyUnknownPlugin, "plugin %q is not declared in %s", name, m.File)
 	switch {
 	case !m.Exists:
 		return e.WithHint("create %s declaring it: `plugins: {%s: {command: bin/plugins/%s}}`", m.File, name, name)
@@ -219,7 +219,7 @@ func (h *Host) unknown(m *Manifest, name string) error {
 }
 
 func closedError(name string) error {
-	return fault.New(CodeClosed, "plugin %q was stopped: the step using it has ended", name).
+	return fault.New(fault.ExecutionPluginClosed, "plugin %q was stopped: the step using it has ended", name).
 		WithHint("this call came after the tool server shut down; it is safe to ignore")
 }
 

@@ -69,9 +69,9 @@ func TestHostPluginKilledMidCall(t *testing.T) {
 	if took := time.Since(start); took > 3*time.Second {
 		t.Errorf("the call took %s to notice the crash", took)
 	}
-	if fault.CodeOf(err) != CodeCrashed || !strings.Contains(err.Error(), `plugin "echo" exited during the call to echo`) ||
+	if fault.CodeOf(err) != fault.ExecutionPluginCrashed || !strings.Contains(err.Error(), `plugin "echo" exited during the call to echo`) ||
 		!strings.Contains(err.Error(), "signal: killed") || !strings.Contains(err.Error(), "starts it again") {
-		t.Fatalf("error = %v, want %s naming the plugin and how it died", err, CodeCrashed)
+		t.Fatalf("error = %v, want %s naming the plugin and how it died", err, fault.ExecutionPluginCrashed)
 	}
 	if st, _ := f.host.Status("echo"); st.State != StateCrashed {
 		t.Errorf("state after the crash = %s", st.State)
@@ -92,7 +92,7 @@ func TestHostPluginKilledMidCall(t *testing.T) {
 	// Two deaths in a row (MaxCrashes 2) stop the restarts, with a clear error.
 	for i := range 2 {
 		err := crashDuringCall(t, f)
-		if fault.CodeOf(err) != CodeCrashed {
+		if fault.CodeOf(err) != fault.ExecutionPluginCrashed {
 			t.Fatalf("crash %d: %v", i+1, err)
 		}
 		if i == 1 && !strings.Contains(err.Error(), "will not start it again") {
@@ -100,8 +100,8 @@ func TestHostPluginKilledMidCall(t *testing.T) {
 		}
 	}
 	_, err = f.host.Execute(context.Background(), "echo", "echo", json.RawMessage(`{"text":"x"}`))
-	if fault.CodeOf(err) != CodeCrashLoop {
-		t.Fatalf("call after repeated crashes = %v, want %s", err, CodeCrashLoop)
+	if fault.CodeOf(err) != fault.ExecutionPluginCrashLoop {
+		t.Fatalf("call after repeated crashes = %v, want %s", err, fault.ExecutionPluginCrashLoop)
 	}
 	if z := plugintest.Zombies(t); len(z) != 0 {
 		t.Errorf("zombies after crashes: %v", z)
@@ -120,8 +120,8 @@ func TestHostCloseDuringCall(t *testing.T) {
 	if took := time.Since(start); took > 8*time.Second {
 		t.Errorf("Close took %s with a call in flight", took)
 	}
-	if err := waitErr(t, done, 5*time.Second); fault.CodeOf(err) != CodeClosed {
-		t.Errorf("call in flight during Close = %v, want %s", err, CodeClosed)
+	if err := waitErr(t, done, 5*time.Second); fault.CodeOf(err) != fault.ExecutionPluginClosed {
+		t.Errorf("call in flight during Close = %v, want %s", err, fault.ExecutionPluginClosed)
 	}
 	if pids := plugintest.Processes(t, f.bins["echo"]); len(pids) != 0 {
 		t.Errorf("echo processes after Close: %v", pids)

@@ -50,11 +50,11 @@ func TestHostStartErrors(t *testing.T) {
 		text         []string
 		exit         int
 	}{
-		{"missing", CodeCommandNotFound, 3, 14, []string{"does not exist", "make plugins"}, fault.ExitUser},
-		{"noexec", CodeCommandNotFound, 9, 14, []string{"not executable"}, fault.ExitUser},
-		{"hang", CodeStartFailed, 4, 3, []string{"did not start within 700ms"}, fault.ExitExecution},
-		{"chatty", CodeStartFailed, 6, 3, []string{"failed to start", "something went wrong"}, fault.ExitExecution},
-		{"noconfig", CodeInitFailed, 10, 3, []string{"rejected its config", "needs dir"}, fault.ExitUser},
+		{"missing", fault.UserPluginsCommandNotFound, 3, 14, []string{"does not exist", "make plugins"}, fault.ExitUser},
+		{"noexec", fault.UserPluginsCommandNotFound, 9, 14, []string{"not executable"}, fault.ExitUser},
+		{"hang", fault.ExecutionPluginStartFailed, 4, 3, []string{"did not start within 700ms"}, fault.ExitExecution},
+		{"chatty", fault.ExecutionPluginStartFailed, 6, 3, []string{"failed to start", "something went wrong"}, fault.ExitExecution},
+		{"noconfig", fault.UserPluginsInitFailed, 10, 3, []string{"rejected its config", "needs dir"}, fault.ExitUser},
 	}
 	for _, tt := range tests {
 		t.Run(tt.plugin, func(t *testing.T) {
@@ -85,8 +85,8 @@ func TestHostStartErrors(t *testing.T) {
 	for range 2 {
 		_, _ = h.Operations(ctx, "missing")
 	}
-	if _, err := h.Operations(ctx, "missing"); fault.CodeOf(err) != CodeCrashLoop || !strings.Contains(err.Error(), "does not exist") {
-		t.Errorf("fourth start of a missing command = %v, want %s carrying the last cause", err, CodeCrashLoop)
+	if _, err := h.Operations(ctx, "missing"); fault.CodeOf(err) != fault.ExecutionPluginCrashLoop || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("fourth start of a missing command = %v, want %s carrying the last cause", err, fault.ExecutionPluginCrashLoop)
 	}
 	// The hanging script and its child were killed with its process group.
 	for _, f := range []string{hang + ".pid", hang + ".child"} {

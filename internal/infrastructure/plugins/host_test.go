@@ -18,7 +18,6 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
 )
@@ -144,8 +143,8 @@ func TestHostStartsLazilyListsExecutesAndReuses(t *testing.T) {
 	if st, _ := f.host.Status("echo"); st.State != StateStopped {
 		t.Errorf("echo is %s after Close, want %s", st.State, StateStopped)
 	}
-	if _, err := f.host.Execute(ctx, "echo", "echo", json.RawMessage(`{"text":"x"}`)); fault.CodeOf(err) != CodeClosed {
-		t.Errorf("Execute after Close = %v, want %s", err, CodeClosed)
+	if _, err := f.host.Execute(ctx, "echo", "echo", json.RawMessage(`{"text":"x"}`)); fault.CodeOf(err) != fault.ExecutionPluginClosed {
+		t.Errorf("Execute after Close = %v, want %s", err, fault.ExecutionPluginClosed)
 	}
 }
 
@@ -181,14 +180,14 @@ func TestHostNamesErrors(t *testing.T) {
 	ctx := context.Background()
 	_, err := f.host.Operations(ctx, "ecoh")
 	var fe *fault.Error
-	if !errors.As(err, &fe) || fe.Code != ports.CodeUnknownPlugin || fe.Hint != "did you mean 'echo'?" || fault.ExitCode(err) != fault.ExitUser {
+	if !errors.As(err, &fe) || fe.Code != fault.UserMCPProxyUnknownPlugin || fe.Hint != "did you mean 'echo'?" || fault.ExitCode(err) != fault.ExitUser {
 		t.Errorf("unknown plugin = %#v", err)
 	}
 	_, err = f.host.Execute(ctx, "off", "echo", nil)
-	if !errors.As(err, &fe) || fe.Code != ports.CodePluginDisabled || fe.Pos.Line != 7 || !strings.Contains(fe.Hint, "disabled: true") {
+	if !errors.As(err, &fe) || fe.Code != fault.UserMCPProxyPluginDisabled || fe.Pos.Line != 7 || !strings.Contains(fe.Hint, "disabled: true") {
 		t.Errorf("disabled plugin = %#v", err)
 	}
-	if _, err := f.host.Status("zzz"); fault.CodeOf(err) != ports.CodeUnknownPlugin {
+	if _, err := f.host.Status("zzz"); fault.CodeOf(err) != fault.UserMCPProxyUnknownPlugin {
 		t.Errorf("Status of an unknown plugin = %v", err)
 	}
 	if st, _ := f.host.Status("off"); st.State != StateDisabled {
@@ -197,7 +196,7 @@ func TestHostNamesErrors(t *testing.T) {
 
 	none := New(Options{Root: t.TempDir()})
 	_, err = none.Operations(ctx, "echo")
-	if !errors.As(err, &fe) || fe.Code != ports.CodeUnknownPlugin || !strings.Contains(fe.Hint, "create") {
+	if !errors.As(err, &fe) || fe.Code != fault.UserMCPProxyUnknownPlugin || !strings.Contains(fe.Hint, "create") {
 		t.Errorf("no plugins.yaml = %#v", err)
 	}
 	if decls, err := none.Plugins(ctx); err != nil || len(decls) != 0 {

@@ -94,16 +94,16 @@ func LoadManifest(path string) (*Manifest, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return m, nil
 	case err != nil:
-		return nil, fault.Wrap(err, CodeManifestUnreadable, "cannot read %s", path).WithHint("check the file's permissions")
+		return nil, fault.Wrap(err, fault.UserPluginsUnreadable, "cannot read %s", path).WithHint("check the file's permissions")
 	case !info.Mode().IsRegular():
-		return nil, fault.New(CodeManifestUnreadable, "%s is not a regular file", path).WithHint("plugins.yaml must be a YAML file")
+		return nil, fault.New(fault.UserPluginsUnreadable, "%s is not a regular file", path).WithHint("plugins.yaml must be a YAML file")
 	case info.Size() > maxManifestSize:
-		return nil, fault.New(CodeManifestUnreadable, "%s is %d bytes, more than the %d allowed", path, info.Size(), maxManifestSize).
+		return nil, fault.New(fault.UserPluginsUnreadable, "%s is %d bytes, more than the %d allowed", path, info.Size(), maxManifestSize).
 			WithHint("plugins.yaml only declares plugins; keep data elsewhere")
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fault.Wrap(err, CodeManifestUnreadable, "cannot read %s", path).WithHint("check the file's permissions")
+		return nil, fault.Wrap(err, fault.UserPluginsUnreadable, "cannot read %s", path).WithHint("check the file's permissions")
 	}
 	return ParseManifest(path, data)
 }
@@ -118,7 +118,7 @@ func ParseManifest(file string, data []byte) (*Manifest, error) {
 	if len(p.ds) > 0 {
 		p.ds.Sort()
 		me := &ManifestError{File: file, Diags: p.ds}
-		return nil, fault.Wrap(me, CodeManifestInvalid, "%s", me.Error())
+		return nil, fault.Wrap(me, fault.UserPluginsInvalid, "%s", me.Error())
 	}
 	return m, nil
 }

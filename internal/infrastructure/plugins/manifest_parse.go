@@ -53,7 +53,7 @@ func (p *parser) document(data []byte) *yaml.Node {
 			pos.Line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		}
-		p.ds.Errorf(pos, CodeYAMLSyntax, "check the indentation (spaces, not tabs) and quoting around this line",
+		p.ds.Errorf(pos, fault.UserYAMLSyntax, "check the indentation (spaces, not tabs) and quoting around this line",
 			"invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 		return nil
 	}
@@ -69,7 +69,7 @@ func (p *parser) resolve(n *yaml.Node) *yaml.Node {
 	for hops := 0; n != nil && n.Kind == yaml.AliasNode; hops++ {
 		p.expansions++
 		if hops > 64 || p.expansions > maxExpansions {
-			p.errorf(n, CodeInvalidValue, "remove the aliases (*name)", "aliases in %s expand too far", p.file)
+			p.errorf(n, fault.UserPluginsInvalidValue, "remove the aliases (*name)", "aliases in %s expand too far", p.file)
 			return nil
 		}
 		n = n.Alias
@@ -87,7 +87,7 @@ func (p *parser) pairs(n *yaml.Node, what, example string) [][2]*yaml.Node {
 		return nil
 	}
 	if r.Kind != yaml.MappingNode {
-		p.errorf(n, CodeInvalidValue, "write it as a mapping, e.g. "+example, "%s must be a mapping, got %s", what, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a mapping, e.g. "+example, "%s must be a mapping, got %s", what, kind(r))
 		return nil
 	}
 	var out [][2]*yaml.Node
@@ -98,7 +98,7 @@ func (p *parser) pairs(n *yaml.Node, what, example string) [][2]*yaml.Node {
 			continue
 		}
 		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
-			p.errorf(r.Content[i], CodeInvalidValue, "write each key out; merge keys (<<) and complex keys are not supported here",
+			p.errorf(r.Content[i], fault.UserPluginsInvalidValue, "write each key out; merge keys (<<) and complex keys are not supported here",
 				"keys of %s must be plain words", what)
 			continue
 		}
@@ -136,12 +136,12 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 	s := Spec{Name: k.Value, Pos: p.pos(k), Config: json.RawMessage("{}")}
 	ok := true
 	if !pluginName.MatchString(s.Name) {
-		p.errorf(k, CodeInvalidName, "use 1-64 letters, digits, '_' or '-', starting with a letter or digit: the name prefixes tool names",
+		p.errorf(k, fault.UserPluginsInvalidName, "use 1-64 letters, digits, '_' or '-', starting with a letter or digit: the name prefixes tool names",
 			"plugin name %q is not allowed", s.Name)
 		ok = false
 	}
 	if r := p.resolve(v); r != nil && r.Kind != yaml.MappingNode {
-		p.errorf(v, CodeInvalidValue, "write `"+s.Name+": {command: bin/plugins/"+s.Name+"}`",
+		p.errorf(v, fault.UserPluginsInvalidValue, "write `"+s.Name+": {command: bin/plugins/"+s.Name+"}`",
 			"plugin %q must be a mapping with at least `command`, got %s", s.Name, kind(r))
 		return s, false
 	}
@@ -154,7 +154,7 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 			s.Command = p.str(val, "command of plugin "+s.Name)
 			s.CommandPos = p.pos(val)
 			if strings.TrimSpace(s.Command) == "" {
-				p.errorf(val, CodeMissingCommand, "give the plugin's executable, relative to the project root", "command of plugin %q is empty", s.Name)
+				p.errorf(val, fault.UserPluginsMissingCommand, "give the plugin's executable, relative to the project root", "command of plugin %q is empty", s.Name)
 				ok = false
 			}
 		case "args":
@@ -164,7 +164,7 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 		case "env":
 			for _, ev := range p.pairs(val, "env of plugin "+s.Name, "`{LOG_LEVEL: debug}`") {
 				if strings.ContainsAny(ev[0].Value, "=\x00") || ev[0].Value == "" {
-					p.errorf(ev[0], CodeInvalidValue, "environment variable names cannot be empty or contain '='", "env key %q of plugin %q is not a variable name", ev[0].Value, s.Name)
+					p.errorf(ev[0], fault.UserPluginsInvalidValue, "environment variable names cannot be empty or contain '='", "env key %q of plugin %q is not a variable name", ev[0].Value, s.Name)
 					continue
 				}
 				s.Env = append(s.Env, ev[0].Value+"="+p.str(ev[1], "env "+ev[0].Value+" of plugin "+s.Name))
@@ -178,7 +178,7 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 		}
 	}
 	if !hasCommand {
-		p.errorf(k, CodeMissingCommand, "add `command: bin/plugins/"+s.Name+"` (relative to the project root)", "plugin %q has no command", s.Name)
+		p.errorf(k, fault.UserPluginsMissingCommand, "add `command: bin/plugins/"+s.Name+"` (relative to the project root)", "plugin %q has no command", s.Name)
 		ok = false
 	}
 	return s, ok
@@ -189,7 +189,7 @@ func (p *parser) unknownKey(k *yaml.Node, where string, valid []string) {
 	if !strings.HasPrefix(hint, "did you mean") {
 		hint = "valid keys " + where + ": " + strings.Join(valid, ", ")
 	}
-	p.errorf(k, CodeUnknownKey, hint, "unknown key %q %s", k.Value, where)
+	p.errorf(k, fault.UserPluginsUnknownKey, hint, "unknown key %q %s", k.Value, where)
 }
 
 func (p *parser) seq(n *yaml.Node, what, example string) []*yaml.Node {
@@ -198,7 +198,7 @@ func (p *parser) seq(n *yaml.Node, what, example string) []*yaml.Node {
 		return nil
 	}
 	if r.Kind != yaml.SequenceNode {
-		p.errorf(n, CodeInvalidValue, "write it as a list, e.g. "+example, "%s must be a list, got %s", what, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a list, e.g. "+example, "%s must be a list, got %s", what, kind(r))
 		return nil
 	}
 	return r.Content
@@ -210,7 +210,7 @@ func (p *parser) str(n *yaml.Node, what string) string {
 		return ""
 	}
 	if r.Kind != yaml.ScalarNode {
-		p.errorf(n, CodeInvalidValue, "write a single value, quoted if needed", "%s must be text, got %s", what, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write a single value, quoted if needed", "%s must be text, got %s", what, kind(r))
 		return ""
 	}
 	return r.Value
@@ -224,7 +224,7 @@ func (p *parser) boolean(n *yaml.Node, what string) bool {
 			return b
 		}
 	}
-	p.errorf(n, CodeInvalidValue, "write true or false, without quotes", "%s must be true or false, got %s", what, kind(r))
+	p.errorf(n, fault.UserPluginsInvalidValue, "write true or false, without quotes", "%s must be true or false, got %s", what, kind(r))
 	return false
 }
 
@@ -235,7 +235,7 @@ func (p *parser) config(n *yaml.Node, name string) json.RawMessage {
 		return json.RawMessage("{}")
 	}
 	if r.Kind != yaml.MappingNode {
-		p.errorf(n, CodeInvalidValue, "write it as a mapping, e.g. `config: {dir: .awf/notes}`", "config of plugin %q must be a mapping, got %s", name, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a mapping, e.g. `config: {dir: .awf/notes}`", "config of plugin %q must be a mapping, got %s", name, kind(r))
 		return json.RawMessage("{}")
 	}
 	v, ok := p.value(n, 0)
@@ -244,7 +244,7 @@ func (p *parser) config(n *yaml.Node, name string) json.RawMessage {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		p.errorf(n, CodeInvalidValue, "use plain values (text, numbers, booleans, lists, mappings)", "config of plugin %q cannot be sent as JSON: %v", name, err)
+		p.errorf(n, fault.UserPluginsInvalidValue, "use plain values (text, numbers, booleans, lists, mappings)", "config of plugin %q cannot be sent as JSON: %v", name, err)
 		return json.RawMessage("{}")
 	}
 	return b
@@ -256,7 +256,7 @@ func (p *parser) value(n *yaml.Node, depth int) (any, bool) {
 	p.expansions++
 	if r == nil || p.expansions > maxExpansions || depth > maxDepth {
 		if r != nil {
-			p.errorf(n, CodeInvalidValue, "flatten the config and remove aliases that expand to large values", "config nests too deeply or expands too far")
+			p.errorf(n, fault.UserPluginsInvalidValue, "flatten the config and remove aliases that expand to large values", "config nests too deeply or expands too far")
 		}
 		return nil, false
 	}
@@ -267,7 +267,7 @@ func (p *parser) value(n *yaml.Node, depth int) (any, bool) {
 			return r.Value, true
 		}
 		if f, isFloat := v.(float64); isFloat && (math.IsNaN(f) || math.IsInf(f, 0)) {
-			p.errorf(n, CodeInvalidValue, "JSON has no NaN or infinity; quote the value to pass it as text", "config value %s is not a JSON number", r.Value)
+			p.errorf(n, fault.UserPluginsInvalidValue, "JSON has no NaN or infinity; quote the value to pass it as text", "config value %s is not a JSON number", r.Value)
 			return nil, false
 		}
 		return v, true
@@ -308,7 +308,7 @@ func (p *parser) duplicates(n *yaml.Node) {
 				continue
 			}
 			if prev, dup := first[k.Value]; dup {
-				p.errorf(k, CodeDuplicateKey, fmt.Sprintf("first defined at line %d; remove one of them", prev.Line),
+				p.errorf(k, fault.UserYAMLDuplicateKey, fmt.Sprintf("first defined at line %d; remove one of them", prev.Line),
 					"key %q is defined twice in the same mapping", k.Value)
 				continue
 			}

@@ -89,27 +89,27 @@ func TestParseManifestErrors(t *testing.T) {
 		src  string
 		want []diag
 	}{
-		{"unknown top key", "plugin:\n  echo: {command: x}\n", []diag{{CodeUnknownKey, 1, 1, "did you mean 'plugins'?"}}},
-		{"unknown plugin key", "plugins:\n  echo:\n    command: x\n    comand: y\n", []diag{{CodeUnknownKey, 4, 5, "did you mean 'command'?"}}},
-		{"unknown key far from any", "plugins:\n  echo:\n    command: x\n    zzzzzz: 1\n", []diag{{CodeUnknownKey, 4, 5, "valid keys"}}},
-		{"missing command", "plugins:\n  echo:\n    args: [a]\n", []diag{{CodeMissingCommand, 2, 3, "add `command"}}},
-		{"empty command", "plugins:\n  echo:\n    command: \"\"\n", []diag{{CodeMissingCommand, 3, 14, ""}}},
-		{"plugin not a mapping", "plugins:\n  echo: bin/echo\n", []diag{{CodeInvalidValue, 2, 9, "command:"}}},
-		{"plugin null", "plugins:\n  echo:\n", []diag{{CodeInvalidValue, 2, 8, ""}}},
-		{"plugins not a mapping", "plugins: [echo]\n", []diag{{CodeInvalidValue, 1, 10, ""}}},
-		{"bad name", "plugins:\n  \"my plugin\": {command: x}\n", []diag{{CodeInvalidName, 2, 3, "letters"}}},
-		{"args not a list", "plugins:\n  echo: {command: x, args: -v}\n", []diag{{CodeInvalidValue, 2, 28, ""}}},
-		{"env not a mapping", "plugins:\n  echo: {command: x, env: [A]}\n", []diag{{CodeInvalidValue, 2, 27, ""}}},
-		{"env value a list", "plugins:\n  echo:\n    command: x\n    env: {A: [1]}\n", []diag{{CodeInvalidValue, 4, 14, ""}}},
-		{"config not a mapping", "plugins:\n  echo: {command: x, config: dir}\n", []diag{{CodeInvalidValue, 2, 30, "config:"}}},
-		{"disabled not a bool", "plugins:\n  echo: {command: x, disabled: \"yes\"}\n", []diag{{CodeInvalidValue, 2, 32, "true or false"}}},
-		{"duplicate plugin", "plugins:\n  echo: {command: x}\n  echo: {command: y}\n", []diag{{CodeDuplicateKey, 3, 3, "line 2"}}},
-		{"syntax", "plugins:\n  echo: {command: x\n", []diag{{CodeYAMLSyntax, 1, 1, ""}}},
-		{"syntax with line", "plugins:\n  echo: x: y\n", []diag{{CodeYAMLSyntax, 2, 1, "indentation"}}},
-		{"tab", "plugins:\n\techo: {command: x}\n", []diag{{CodeYAMLSyntax, 2, 1, ""}}},
-		{"merge key", "base: &b {command: x}\nplugins:\n  echo:\n    <<: *b\n", []diag{{CodeUnknownKey, 1, 1, ""}, {CodeInvalidValue, 4, 5, "merge"}, {CodeMissingCommand, 3, 3, ""}}},
+		{"unknown top key", "plugin:\n  echo: {command: x}\n", []diag{{fault.UserPluginsUnknownKey, 1, 1, "did you mean 'plugins'?"}}},
+		{"unknown plugin key", "plugins:\n  echo:\n    command: x\n    comand: y\n", []diag{{fault.UserPluginsUnknownKey, 4, 5, "did you mean 'command'?"}}},
+		{"unknown key far from any", "plugins:\n  echo:\n    command: x\n    zzzzzz: 1\n", []diag{{fault.UserPluginsUnknownKey, 4, 5, "valid keys"}}},
+		{"missing command", "plugins:\n  echo:\n    args: [a]\n", []diag{{fault.UserPluginsMissingCommand, 2, 3, "add `command"}}},
+		{"empty command", "plugins:\n  echo:\n    command: \"\"\n", []diag{{fault.UserPluginsMissingCommand, 3, 14, ""}}},
+		{"plugin not a mapping", "plugins:\n  echo: bin/echo\n", []diag{{fault.UserPluginsInvalidValue, 2, 9, "command:"}}},
+		{"plugin null", "plugins:\n  echo:\n", []diag{{fault.UserPluginsInvalidValue, 2, 8, ""}}},
+		{"plugins not a mapping", "plugins: [echo]\n", []diag{{fault.UserPluginsInvalidValue, 1, 10, ""}}},
+		{"bad name", "plugins:\n  \"my plugin\": {command: x}\n", []diag{{fault.UserPluginsInvalidName, 2, 3, "letters"}}},
+		{"args not a list", "plugins:\n  echo: {command: x, args: -v}\n", []diag{{fault.UserPluginsInvalidValue, 2, 28, ""}}},
+		{"env not a mapping", "plugins:\n  echo: {command: x, env: [A]}\n", []diag{{fault.UserPluginsInvalidValue, 2, 27, ""}}},
+		{"env value a list", "plugins:\n  echo:\n    command: x\n    env: {A: [1]}\n", []diag{{fault.UserPluginsInvalidValue, 4, 14, ""}}},
+		{"config not a mapping", "plugins:\n  echo: {command: x, config: dir}\n", []diag{{fault.UserPluginsInvalidValue, 2, 30, "config:"}}},
+		{"disabled not a bool", "plugins:\n  echo: {command: x, disabled: \"yes\"}\n", []diag{{fault.UserPluginsInvalidValue, 2, 32, "true or false"}}},
+		{"duplicate plugin", "plugins:\n  echo: {command: x}\n  echo: {command: y}\n", []diag{{fault.UserYAMLDuplicateKey, 3, 3, "line 2"}}},
+		{"syntax", "plugins:\n  echo: {command: x\n", []diag{{fault.UserYAMLSyntax, 1, 1, ""}}},
+		{"syntax with line", "plugins:\n  echo: x: y\n", []diag{{fault.UserYAMLSyntax, 2, 1, "indentation"}}},
+		{"tab", "plugins:\n\techo: {command: x}\n", []diag{{fault.UserYAMLSyntax, 2, 1, ""}}},
+		{"merge key", "base: &b {command: x}\nplugins:\n  echo:\n    <<: *b\n", []diag{{fault.UserPluginsUnknownKey, 1, 1, ""}, {fault.UserPluginsInvalidValue, 4, 5, "merge"}, {fault.UserPluginsMissingCommand, 3, 3, ""}}},
 		{"everything at once", "plugins:\n  a: {comand: x}\n  b: {command: y, disabled: 1}\n", []diag{
-			{CodeMissingCommand, 2, 3, ""}, {CodeUnknownKey, 2, 7, ""}, {CodeInvalidValue, 3, 29, ""}}},
+			{fault.UserPluginsMissingCommand, 2, 3, ""}, {fault.UserPluginsUnknownKey, 2, 7, ""}, {fault.UserPluginsInvalidValue, 3, 29, ""}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -117,8 +117,8 @@ func TestParseManifestErrors(t *testing.T) {
 			if err == nil {
 				t.Fatal("ParseManifest accepted an invalid file")
 			}
-			if fault.CodeOf(err) != CodeManifestInvalid || fault.ExitCode(err) != fault.ExitUser {
-				t.Errorf("error code = %s (exit %d), want %s (exit 1)", fault.CodeOf(err), fault.ExitCode(err), CodeManifestInvalid)
+			if fault.CodeOf(err) != fault.UserPluginsInvalid || fault.ExitCode(err) != fault.ExitUser {
+				t.Errorf("error code = %s (exit %d), want %s (exit 1)", fault.CodeOf(err), fault.ExitCode(err), fault.UserPluginsInvalid)
 			}
 			var de ports.DiagnosticsError
 			if !errors.As(err, &de) {
@@ -182,15 +182,15 @@ func TestLoadManifestFile(t *testing.T) {
 	if err != nil || !m.Exists || m.File != path || len(m.Specs) != 1 || m.Specs[0].Pos.File != path {
 		t.Fatalf("LoadManifest = %+v, %v", m, err)
 	}
-	if _, err := LoadManifest(dir); fault.CodeOf(err) != CodeManifestUnreadable {
-		t.Errorf("LoadManifest(dir) = %v, want %s", err, CodeManifestUnreadable)
+	if _, err := LoadManifest(dir); fault.CodeOf(err) != fault.UserPluginsUnreadable {
+		t.Errorf("LoadManifest(dir) = %v, want %s", err, fault.UserPluginsUnreadable)
 	}
 	big := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(big, make([]byte, maxManifestSize+1), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadManifest(big); fault.CodeOf(err) != CodeManifestUnreadable {
-		t.Errorf("LoadManifest(big) = %v, want %s", err, CodeManifestUnreadable)
+	if _, err := LoadManifest(big); fault.CodeOf(err) != fault.UserPluginsUnreadable {
+		t.Errorf("LoadManifest(big) = %v, want %s", err, fault.UserPluginsUnreadable)
 	}
 }
 

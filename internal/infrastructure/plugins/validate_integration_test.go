@@ -11,7 +11,6 @@ import (
 
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
@@ -74,11 +73,11 @@ states:
 		}
 	}
 	want := []string{
-		ports.CodeUnknownPlugin + "@11:19",    // ecoh
-		ports.CodeUnknownOperation + "@14:25", // lst
-		ports.CodeNameCollision + "@14:30",    // get, twice in one entry
-		ports.CodeNameCollision + "@16:25",    // get, notes listed twice
-		ports.CodePluginDisabled + "@17:19",   // off
+		fault.UserMCPProxyUnknownPlugin + "@11:19",    // ecoh
+		fault.UserMCPProxyUnknownOperation + "@14:25", // lst
+		fault.UserMCPProxyNameCollision + "@14:30",    // get, twice in one entry
+		fault.UserMCPProxyNameCollision + "@16:25",    // get, notes listed twice
+		fault.UserMCPProxyPluginDisabled + "@17:19",   // off
 	}
 	sort.Strings(got)
 	sort.Strings(want)
@@ -89,10 +88,10 @@ states:
 		t.Error("report is valid despite errors")
 	}
 	for _, d := range rep.Diagnostics {
-		if d.Code == ports.CodeUnknownPlugin && d.Hint != "did you mean 'echo'?" {
+		if d.Code == fault.UserMCPProxyUnknownPlugin && d.Hint != "did you mean 'echo'?" {
 			t.Errorf("unknown plugin hint = %q", d.Hint)
 		}
-		if d.Code == ports.CodeUnknownOperation && d.Hint != "did you mean 'list'?" {
+		if d.Code == fault.UserMCPProxyUnknownOperation && d.Hint != "did you mean 'list'?" {
 			t.Errorf("unknown operation hint = %q", d.Hint)
 		}
 	}

@@ -60,7 +60,7 @@ func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports
 		res.ExitCode = -1
 		return res, err
 	default:
-		return res, fault.Wrap(err, "EXECUTION.COMMAND.START", "cannot start %s", sh).WithHint("check that %s exists and the step's dir is a directory", sh)
+		return res, fault.Wrap(err, fault.ExecutionCommandStart, "cannot start %s", sh).WithHint("check that %s exists and the step's dir is a directory", sh)
 	}
 }
 

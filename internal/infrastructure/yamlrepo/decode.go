@@ -49,7 +49,7 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 	entries, _ := l.mapping(root, "the workflow", "`name: review` followed by `states:`")
 	for _, e := range entries {
 		if !contains(topKeys, e.key) {
-			l.unknownKey(e, workflow.CodeUnknownKey, "at the top level", topKeys)
+			l.unknownKey(e, fault.UserWorkflowUnknownKey, "at the top level", topKeys)
 			continue
 		}
 		l.record(pm, e.key, e.k, e.v)
@@ -79,7 +79,7 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 		entries, _ := l.mapping(item, fmt.Sprintf("input #%d", i+1), "`- name: target`")
 		for _, e := range entries {
 			if !contains(inputKeys, e.key) {
-				l.unknownKey(e, workflow.CodeUnknownKey, "in an input", inputKeys)
+				l.unknownKey(e, fault.UserWorkflowUnknownKey, "in an input", inputKeys)
 				continue
 			}
 			l.record(pm, path+"."+e.key, e.k, e.v)
@@ -207,17 +207,17 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 func (l *loader) unknownStateKey(s *workflow.State, f entry) {
 	where := fmt.Sprintf("in state %q", s.Name)
 	if f.key == "agent" {
-		l.ds.Errorf(l.pos(f.k), workflow.CodeUnknownKey,
+		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
 			"awf states are flat: write `type: agent` with `provider:` and `prompt:` directly in the state",
 			"unknown key %q %s", f.key, where)
 		return
 	}
 	own := workflow.StateKeys(s.Type)
 	if workflow.Suggest(f.key, own) != "" {
-		l.unknownKey(f, workflow.CodeUnknownKey, where, own)
+		l.unknownKey(f, fault.UserWorkflowUnknownKey, where, own)
 		return
 	}
-	l.unknownKey(f, workflow.CodeUnknownKey, where, workflow.StateKeys(""))
+	l.unknownKey(f, fault.UserWorkflowUnknownKey, where, workflow.StateKeys(""))
 }
 
 func (l *loader) options(n *yaml.Node, spm posMaps) map[string]any {

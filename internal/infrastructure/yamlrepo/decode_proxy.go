@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
@@ -26,12 +27,12 @@ func (l *loader) timeout(n *yaml.Node) time.Duration {
 	}
 	const hint = "write a Go duration with a unit, such as 30s, 5m or 1h30m"
 	if r.Kind != yaml.ScalarNode {
-		l.ds.Errorf(l.pos(n), workflow.CodeInvalidTimeout, hint, "timeout must be a duration, got %s", kindName(r))
+		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout must be a duration, got %s", kindName(r))
 		return 0
 	}
 	d, err := time.ParseDuration(r.Value)
 	if err != nil {
-		l.ds.Errorf(l.pos(n), workflow.CodeInvalidTimeout, hint, "timeout %q is not a duration", r.Value)
+		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout %q is not a duration", r.Value)
 		return 0
 	}
 	return d
@@ -45,7 +46,7 @@ func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
 	entries, _ := l.mapping(e.v, "mcp_proxy", "`mcp_proxy: {enable: true}`")
 	for _, f := range entries {
 		if !contains(proxyKeys, f.key) {
-			l.unknownKey(f, workflow.CodeProxyUnknownKey, "in mcp_proxy", proxyKeys)
+			l.unknownKey(f, fault.UserMCPProxyUnknownKey, "in mcp_proxy", proxyKeys)
 			continue
 		}
 		l.record(pm, f.key, f.k, f.v)
@@ -76,7 +77,7 @@ func (l *loader) pluginTools(n *yaml.Node, pm posMaps) ([]workflow.PluginTools, 
 		entries, _ := l.mapping(item, fmt.Sprintf("plugin_tools entry #%d", i+1), "`{plugin: echo, expose: [echo]}`")
 		for _, f := range entries {
 			if !contains(pluginToolKeys, f.key) {
-				l.unknownKey(f, workflow.CodeProxyUnknownKey, "in a plugin_tools entry", pluginToolKeys)
+				l.unknownKey(f, fault.UserMCPProxyUnknownKey, "in a plugin_tools entry", pluginToolKeys)
 				continue
 			}
 			l.record(pm, path+"."+f.key, f.k, f.v)
@@ -104,7 +105,7 @@ func (l *loader) intent(n *yaml.Node, pm posMaps, s *workflow.IntentSettings) {
 	entries, _ := l.mapping(n, "mcp_proxy.intent", "`intent: {split: true}`")
 	for _, f := range entries {
 		if !contains(intentKeys, f.key) {
-			l.unknownKey(f, workflow.CodeProxyUnknownKey, "in mcp_proxy.intent", intentKeys)
+			l.unknownKey(f, fault.UserMCPProxyUnknownKey, "in mcp_proxy.intent", intentKeys)
 			continue
 		}
 		l.record(pm, "intent."+f.key, f.k, f.v)

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // TestLoadFIFO checks that a named pipe is refused instead of blocking forever (DESIGN §10).
@@ -25,8 +24,8 @@ func TestLoadFIFO(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if fault.CodeOf(err) != workflow.CodeUnreadable {
-			t.Errorf("Load(fifo) error = %v, want %s", err, workflow.CodeUnreadable)
+		if fault.CodeOf(err) != fault.UserWorkflowUnreadable {
+			t.Errorf("Load(fifo) error = %v, want %s", err, fault.UserWorkflowUnreadable)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Load blocked on a FIFO")

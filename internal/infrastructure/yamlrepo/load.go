@@ -45,34 +45,34 @@ func readFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, fault.Wrap(err, workflow.CodeNotFound, "workflow file %q does not exist", path).
+		return nil, fault.Wrap(err, fault.UserWorkflowNotFound, "workflow file %q does not exist", path).
 			WithHint("check the path, or give a workflow name to look it up in .awf/workflows (awf list shows them)")
 	case err != nil:
-		return nil, fault.Wrap(err, workflow.CodeUnreadable, "cannot read workflow file %q", path).
+		return nil, fault.Wrap(err, fault.UserWorkflowUnreadable, "cannot read workflow file %q", path).
 			WithHint("check that the file and its directories are readable")
 	case info.IsDir():
-		return nil, fault.New(workflow.CodeUnreadable, "%q is a directory, not a workflow file", path).
+		return nil, fault.New(fault.UserWorkflowUnreadable, "%q is a directory, not a workflow file", path).
 			WithHint("give the path of a .yaml file, or a workflow name")
 	case !info.Mode().IsRegular():
-		return nil, fault.New(workflow.CodeUnreadable, "%q is not a regular file", path).
+		return nil, fault.New(fault.UserWorkflowUnreadable, "%q is not a regular file", path).
 			WithHint("give the path of a .yaml file; pipes and devices are not read")
 	case info.Size() > MaxFileSize:
-		return nil, fault.New(workflow.CodeTooLarge, "workflow file %q is %d bytes, more than the %d allowed", path, info.Size(), MaxFileSize).
+		return nil, fault.New(fault.UserWorkflowTooLarge, "workflow file %q is %d bytes, more than the %d allowed", path, info.Size(), MaxFileSize).
 			WithHint("check that the path names a workflow, not a data or log file")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fault.Wrap(err, workflow.CodeUnreadable, "cannot read workflow file %q", path).
+		return nil, fault.Wrap(err, fault.UserWorkflowUnreadable, "cannot read workflow file %q", path).
 			WithHint("check the file's permissions")
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
-		return nil, fault.Wrap(err, workflow.CodeUnreadable, "cannot read workflow file %q", path).
+		return nil, fault.Wrap(err, fault.UserWorkflowUnreadable, "cannot read workflow file %q", path).
 			WithHint("check the file's permissions")
 	}
 	if len(data) > MaxFileSize {
-		return nil, fault.New(workflow.CodeTooLarge, "workflow file %q is larger than the %d bytes allowed", path, MaxFileSize).
+		return nil, fault.New(fault.UserWorkflowTooLarge, "workflow file %q is larger than the %d bytes allowed", path, MaxFileSize).
 			WithHint("check that the path names a workflow, not a data or log file")
 	}
 	return data, nil
@@ -98,7 +98,7 @@ func (l *loader) document(data []byte) (*yaml.Node, bool) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.ds.Errorf(fault.Position{File: l.file, Line: 1, Column: 1}, workflow.CodeEmpty,
+			l.ds.Errorf(fault.Position{File: l.file, Line: 1, Column: 1}, fault.UserWorkflowEmpty,
 				"start with `name: <workflow>` and a `states:` map", "workflow file is empty")
 		} else {
 			l.syntax(err, data)
@@ -108,7 +108,7 @@ func (l *loader) document(data []byte) (*yaml.Node, bool) {
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		l.ds.Errorf(l.pos(&next), workflow.CodeInvalidValue, "keep one workflow per file and remove the `---` separator",
+		l.ds.Errorf(l.pos(&next), fault.UserWorkflowInvalidValue, "keep one workflow per file and remove the `---` separator",
 			"the file holds more than one YAML document")
 	case !errors.Is(err, io.EOF):
 		l.syntax(err, data)
@@ -150,7 +150,7 @@ func (l *loader) syntax(err error, data []byte) {
 	} else {
 		msg = strings.TrimPrefix(msg, yamlErrPrefix)
 	}
-	l.ds.Errorf(pos, workflow.CodeYAMLSyntax, syntaxHint(msg), "invalid YAML: %s", msg)
+	l.ds.Errorf(pos, fault.UserYAMLSyntax, syntaxHint(msg), "invalid YAML: %s", msg)
 }
 
 // syntaxHint gives the usual fix for the commonest YAML mistakes.

@@ -43,7 +43,7 @@ func (l *loader) pos(n *yaml.Node) fault.Position {
 }
 
 func (l *loader) invalid(n *yaml.Node, hint, format string, args ...any) {
-	l.ds.Errorf(l.pos(n), workflow.CodeInvalidValue, hint, format, args...)
+	l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidValue, hint, format, args...)
 }
 
 // hush silences semantic diagnostics at n's position (see loader.hushed).
@@ -308,7 +308,7 @@ func (l *loader) duplicates(n *yaml.Node) {
 				continue
 			}
 			if prev, dup := first[k.Value]; dup {
-				l.ds.Errorf(l.pos(k), workflow.CodeDuplicateKey,
+				l.ds.Errorf(l.pos(k), fault.UserYAMLDuplicateKey,
 					fmt.Sprintf("first defined at line %d; remove one of them (YAML would silently keep only one)", prev.Line),
 					"key %q is defined twice in the same mapping", k.Value)
 				continue

@@ -81,7 +81,7 @@ func (r Repository) List() ([]string, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fault.Wrap(err, workflow.CodeUnreadable, "cannot list workflows in %s", r.Dir()).
+		return nil, fault.Wrap(err, fault.UserWorkflowUnreadable, "cannot list workflows in %s", r.Dir()).
 			WithHint("check that the directory is readable")
 	}
 	seen := map[string]bool{}
@@ -118,7 +118,7 @@ func (r Repository) notFound(name, msg string) error {
 			hint = "did you mean '" + s + "'? " + hint
 		}
 	}
-	return fault.New(workflow.CodeNotFound, "%s", msg).WithHint("%s", hint)
+	return fault.New(fault.UserWorkflowNotFound, "%s", msg).WithHint("%s", hint)
 }
 
 func looksLikePath(s string) bool {

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // project creates a project root with the given files (relative path → content).
@@ -99,8 +98,8 @@ func TestResolveNotFound(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := tt.repo.Resolve(tt.in)
-		if fault.CodeOf(err) != workflow.CodeNotFound {
-			t.Errorf("Resolve(%q): code %q (%v), want %s", tt.in, fault.CodeOf(err), err, workflow.CodeNotFound)
+		if fault.CodeOf(err) != fault.UserWorkflowNotFound {
+			t.Errorf("Resolve(%q): code %q (%v), want %s", tt.in, fault.CodeOf(err), err, fault.UserWorkflowNotFound)
 			continue
 		}
 		if fault.ExitCode(err) != fault.ExitUser {
@@ -123,7 +122,7 @@ func TestRepositoryLoad(t *testing.T) {
 	if err != nil || len(ds) != 0 || w.Name != "x" {
 		t.Fatalf("Load = %+v, %v, %v", w, ds, err)
 	}
-	if _, _, err := (Repository{Root: root}).Load("nope"); fault.CodeOf(err) != workflow.CodeNotFound {
+	if _, _, err := (Repository{Root: root}).Load("nope"); fault.CodeOf(err) != fault.UserWorkflowNotFound {
 		t.Errorf("Load(nope) error = %v", err)
 	}
 }
@@ -137,9 +136,9 @@ func TestLoadIOErrors(t *testing.T) {
 	tests := []struct {
 		path, code, hint string
 	}{
-		{filepath.Join(dir, "missing.yaml"), workflow.CodeNotFound, "check the path"},
-		{dir, workflow.CodeUnreadable, "give the path of a .yaml file"},
-		{big, workflow.CodeTooLarge, "not a data or log file"},
+		{filepath.Join(dir, "missing.yaml"), fault.UserWorkflowNotFound, "check the path"},
+		{dir, fault.UserWorkflowUnreadable, "give the path of a .yaml file"},
+		{big, fault.UserWorkflowTooLarge, "not a data or log file"},
 	}
 	for _, tt := range tests {
 		w, ds, err := Load(tt.path)

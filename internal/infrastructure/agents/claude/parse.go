@@ -99,7 +99,7 @@ func denied(rep report) *fault.Error {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return fault.New(cli.CodePermissionDenied, "claude refused %d tool call(s) the model made: %s",
+	return fault.New(fault.ExecutionAgentPermissionDenied, "claude refused %d tool call(s) the model made: %s",
 		len(rep.PermissionDenials), strings.Join(names, ", ")).
 		WithHint("with the proxy, awf grants exactly the tools mcp_proxy.intent.allow permits: add the variant there; for Claude's own tools use options.allowed_tools or options.permission_mode")
 }

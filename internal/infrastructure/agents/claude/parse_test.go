@@ -25,9 +25,9 @@ func TestParseRecordedReports(t *testing.T) {
 	}{
 		{file: "success.json", wantOutput: "MARKER-42 secret file content", wantIn: 22, wantOut: 14, wantCost: true,
 			wantSessID: "7dde549a-2aaa-4ff1-99c0-348735c87381"},
-		{file: "denied.json", wantCode: cli.CodePermissionDenied, wantText: "claude refused 1 tool call(s) the model made: mcp__awf__Read",
+		{file: "denied.json", wantCode: fault.ExecutionAgentPermissionDenied, wantText: "claude refused 1 tool call(s) the model made: mcp__awf__Read",
 			wantOutput: "Permission to use mcp__awf__Read has been denied", wantIn: 22, wantOut: 14, wantCost: true, wantSessID: "e162db99-0cad-478b-b916-ddadf250341c"},
-		{file: "api_error.json", exit: 1, wantCode: cli.CodeAgentError, wantText: "API Error: 400 model not found: fail-model (success, api_error)",
+		{file: "api_error.json", exit: 1, wantCode: fault.ExecutionAgentError, wantText: "API Error: 400 model not found: fail-model (success, api_error)",
 			wantOutput: "API Error", wantSessID: ""},
 	}
 	for _, tc := range tests {
@@ -77,7 +77,7 @@ func TestParseCountsCacheTokensAsInput(t *testing.T) {
 func TestParseDeniedSeveralTimes(t *testing.T) {
 	_, err := parse(cli.Result{Stdout: []byte(`{"type":"result","result":"","permission_denials":[
 		{"tool_name":"mcp__awf__Bash","tool_input":{}},{"tool_name":"mcp__awf__Bash","tool_input":{}},{"tool_name":"Write","tool_input":{}}]}`)})
-	if fault.CodeOf(err) != cli.CodePermissionDenied || !strings.Contains(err.Error(), "3 tool call(s) the model made: Write, mcp__awf__Bash (2 times)") {
+	if fault.CodeOf(err) != fault.ExecutionAgentPermissionDenied || !strings.Contains(err.Error(), "3 tool call(s) the model made: Write, mcp__awf__Bash (2 times)") {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -55,7 +55,7 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Pla
 	allowed := append([]string(nil), v.Strings("allowed_tools")...)
 	if a := req.Attach; a != nil {
 		if a.ServerName == "" || a.Command == "" {
-			return p, fault.New(cli.CodeSetup, "the proxy attachment of step %q names no server or command", req.Step)
+			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
 		}
 		file := filepath.Join(dir, "mcp.json")
 		data, escaped, err := mcpConfig(a)
@@ -124,7 +124,7 @@ func mcpConfig(a *ports.ProxyAttachment) (data []byte, escaped bool, err error) 
 		a.ServerName: {Type: "stdio", Command: protect(a.Command), Args: args},
 	}}, "", "  ")
 	if err != nil {
-		return nil, false, fault.Wrap(err, cli.CodeSetup, "cannot encode the MCP config")
+		return nil, false, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot encode the MCP config")
 	}
 	return b, escaped, nil
 }

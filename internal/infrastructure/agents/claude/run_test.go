@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli/clitest"
 )
 
@@ -71,14 +70,14 @@ func TestRunErrors(t *testing.T) {
 		wantText string
 	}{
 		{name: "is_error report, exit 1", opts: h.Options("testdata/api_error.json", map[string]any{"env": map[string]any{"FAKE_EXIT": "1"}}),
-			wantCode: cli.CodeAgentError, wantText: "API Error: 400"},
+			wantCode: fault.ExecutionAgentError, wantText: "API Error: 400"},
 		{name: "permission denials, exit 0", opts: h.Options("testdata/denied.json", nil),
-			wantCode: cli.CodePermissionDenied, wantText: "mcp__awf__Read"},
+			wantCode: fault.ExecutionAgentPermissionDenied, wantText: "mcp__awf__Read"},
 		{name: "non-zero exit, no report", opts: h.Options("", map[string]any{"env": map[string]any{"FAKE_EXIT": "2", "FAKE_STDERR": "error: unknown option '--bogus'"}}),
-			wantCode: cli.CodeFailed, wantText: "exited with status 2: error: unknown option '--bogus'"},
-		{name: "garbage output", opts: h.Options(garbage, nil), wantCode: cli.CodeBadOutput, wantText: "<html>rate limited"},
-		{name: "binary missing", opts: map[string]any{"binary": filepath.Join(h.Dir, "no-claude")}, wantCode: cli.CodeNotFound, wantText: "not an executable file"},
-		{name: "bad option stops before running", opts: map[string]any{"binary": h.Binary, "modle": "x"}, wantCode: cli.CodeUnknownOption},
+			wantCode: fault.ExecutionAgentCLIFailed, wantText: "exited with status 2: error: unknown option '--bogus'"},
+		{name: "garbage output", opts: h.Options(garbage, nil), wantCode: fault.ExecutionAgentBadOutput, wantText: "<html>rate limited"},
+		{name: "binary missing", opts: map[string]any{"binary": filepath.Join(h.Dir, "no-claude")}, wantCode: fault.ExecutionAgentCLINotFound, wantText: "not an executable file"},
+		{name: "bad option stops before running", opts: map[string]any{"binary": h.Binary, "modle": "x"}, wantCode: fault.UserAgentUnknownOption},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,7 +94,7 @@ func TestRunNotInstalled(t *testing.T) {
 	cfg := h.Config()
 	cfg.Environ = []string{"PATH=" + h.Dir, "HOME=" + h.Home}
 	_, err := New(cfg).Run(context.Background(), h.Request("p", nil, nil))
-	if fault.CodeOf(err) != cli.CodeNotFound || !strings.Contains(err.Error(), "npm install -g @anthropic-ai/claude-code@"+VerifiedVersion) ||
+	if fault.CodeOf(err) != fault.ExecutionAgentCLINotFound || !strings.Contains(err.Error(), "npm install -g @anthropic-ai/claude-code@"+VerifiedVersion) ||
 		!strings.Contains(err.Error(), "AWF_CLAUDE_BIN") {
 		t.Fatalf("got %v", err)
 	}
@@ -109,8 +108,8 @@ func TestRunTimeoutKillsTheGroup(t *testing.T) {
 	defer cancel()
 	opts := h.Options("", map[string]any{"env": map[string]any{"FAKE_PIDFILE": pidfile, "FAKE_STUBBORN": "1"}})
 	_, err := New(h.Config()).Run(ctx, h.Request("p", opts, h.Attach(true, "Read")))
-	if fault.CodeOf(err) != cli.CodeStopped || !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("want %s wrapping DeadlineExceeded, got %v", cli.CodeStopped, err)
+	if fault.CodeOf(err) != fault.ExecutionAgentStopped || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("want %s wrapping DeadlineExceeded, got %v", fault.ExecutionAgentStopped, err)
 	}
 	clitest.AssertGone(t, pidfile)
 	check()

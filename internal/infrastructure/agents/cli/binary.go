@@ -35,7 +35,7 @@ func (b Binary) Resolve(option, stepDir string, env []string) (string, error) {
 	if p, ok := lookPath(b.Name, getenv("PATH")); ok {
 		return p, nil
 	}
-	return "", fault.New(CodeNotFound, "%s CLI not found: no %q in PATH", b.Provider, b.Name).
+	return "", fault.New(fault.ExecutionAgentCLINotFound, "%s CLI not found: no %q in PATH", b.Provider, b.Name).
 		WithHint("install it with `%s`, or set options.binary or %s to its path", b.Install, b.EnvVar())
 }
 
@@ -45,7 +45,7 @@ func (b Binary) find(name, base, from, path string) (string, error) {
 		if p, ok := lookPath(name, path); ok {
 			return p, nil
 		}
-		return "", fault.New(CodeNotFound, "%s CLI not found: %s names %q, which is not in PATH", b.Provider, from, name).
+		return "", fault.New(fault.ExecutionAgentCLINotFound, "%s CLI not found: %s names %q, which is not in PATH", b.Provider, from, name).
 			WithHint("give an absolute path, or install it with `%s`", b.Install)
 	}
 	p := name
@@ -57,7 +57,7 @@ func (b Binary) find(name, base, from, path string) (string, error) {
 		}
 	}
 	if !executable(p) {
-		return "", fault.New(CodeNotFound, "%s CLI not found: %s is %s, which is not an executable file", b.Provider, from, p).
+		return "", fault.New(fault.ExecutionAgentCLINotFound, "%s CLI not found: %s is %s, which is not an executable file", b.Provider, from, p).
 			WithHint("fix the path, or install the CLI with `%s`", b.Install)
 	}
 	return p, nil

@@ -45,11 +45,11 @@ func TestBinaryResolve(t *testing.T) {
 		{name: "option, a name in PATH", option: "claude-nightly", env: []string{"PATH=" + bin}, want: other},
 		{name: "option beats the variable", option: local, env: []string{"AWF_CLAUDE_BIN=" + other}, want: local},
 		{name: "variable beats PATH", env: []string{"PATH=" + bin, "AWF_CLAUDE_BIN=" + other}, want: other},
-		{name: "not installed", env: []string{"PATH=" + step}, wantCode: CodeNotFound,
+		{name: "not installed", env: []string{"PATH=" + step}, wantCode: fault.ExecutionAgentCLINotFound,
 			wantHint: "install it with `npm install -g @anthropic-ai/claude-code`, or set options.binary or AWF_CLAUDE_BIN to its path"},
-		{name: "option names a missing file", option: "tools/missing", wantCode: CodeNotFound, wantHint: "fix the path"},
-		{name: "option names a non-executable file", option: plain, wantCode: CodeNotFound},
-		{name: "variable names a missing name", env: []string{"PATH=" + bin, "AWF_CLAUDE_BIN=nope"}, wantCode: CodeNotFound, wantHint: "absolute path"},
+		{name: "option names a missing file", option: "tools/missing", wantCode: fault.ExecutionAgentCLINotFound, wantHint: "fix the path"},
+		{name: "option names a non-executable file", option: plain, wantCode: fault.ExecutionAgentCLINotFound},
+		{name: "variable names a missing name", env: []string{"PATH=" + bin, "AWF_CLAUDE_BIN=nope"}, wantCode: fault.ExecutionAgentCLINotFound, wantHint: "absolute path"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

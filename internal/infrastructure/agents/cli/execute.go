@@ -106,7 +106,7 @@ func privateDir(provider string, attach *ports.ProxyAttachment, need bool) (stri
 	if attach != nil && attach.TempDir != "" {
 		dir := filepath.Join(attach.TempDir, provider)
 		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return "", noop, fault.Wrap(err, CodeSetup, "cannot create %s's private directory in %s", provider, attach.TempDir)
+			return "", noop, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot create %s's private directory in %s", provider, attach.TempDir)
 		}
 		return dir, func() { _ = os.RemoveAll(dir) }, nil
 	}
@@ -115,7 +115,7 @@ func privateDir(provider string, attach *ports.ProxyAttachment, need bool) (stri
 	}
 	dir, err := os.MkdirTemp("", "awf-"+provider+"-")
 	if err != nil {
-		return "", noop, fault.Wrap(err, CodeSetup, "cannot create a private directory for %s", provider).
+		return "", noop, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot create a private directory for %s", provider).
 			WithHint("check that TMPDIR is writable")
 	}
 	return dir, func() { _ = os.RemoveAll(dir) }, nil
@@ -132,10 +132,10 @@ func inside(dir, path string) bool {
 func makeDirs(dir string, dirs []string) error {
 	for _, d := range dirs {
 		if !inside(dir, d) {
-			return fault.New(CodeSetup, "refusing to create %s outside the private directory %q", d, dir)
+			return fault.New(fault.ExecutionAgentSetup, "refusing to create %s outside the private directory %q", d, dir)
 		}
 		if err := os.MkdirAll(d, 0o700); err != nil {
-			return fault.Wrap(err, CodeSetup, "cannot create %s", d)
+			return fault.Wrap(err, fault.ExecutionAgentSetup, "cannot create %s", d)
 		}
 	}
 	return nil
@@ -146,16 +146,16 @@ func makeDirs(dir string, dirs []string) error {
 func writeFiles(dir string, files []File) error {
 	for _, f := range files {
 		if !inside(dir, f.Path) {
-			return fault.New(CodeSetup, "refusing to write %s outside the private directory %q", f.Path, dir)
+			return fault.New(fault.ExecutionAgentSetup, "refusing to write %s outside the private directory %q", f.Path, dir)
 		}
 		if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
-			return fault.Wrap(err, CodeSetup, "cannot create %s", filepath.Dir(f.Path))
+			return fault.Wrap(err, fault.ExecutionAgentSetup, "cannot create %s", filepath.Dir(f.Path))
 		}
 		if err := os.WriteFile(f.Path, f.Data, 0o600); err != nil {
-			return fault.Wrap(err, CodeSetup, "cannot write %s", f.Path)
+			return fault.Wrap(err, fault.ExecutionAgentSetup, "cannot write %s", f.Path)
 		}
 		if err := os.Chmod(f.Path, 0o600); err != nil {
-			return fault.Wrap(err, CodeSetup, "cannot restrict %s to its owner", f.Path)
+			return fault.Wrap(err, fault.ExecutionAgentSetup, "cannot restrict %s to its owner", f.Path)
 		}
 	}
 	return nil

@@ -113,10 +113,10 @@ func ReadUserJSONC(path, what string) (map[string]any, error) {
 		return out, nil
 	}
 	if err != nil {
-		return nil, fault.Wrap(err, CodeSetup, "cannot read %s %s", what, path)
+		return nil, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot read %s %s", what, path)
 	}
 	if err := json.Unmarshal(StripJSONComments(b), &out); err != nil || out == nil {
-		return nil, fault.New(CodeSetup, "cannot read %s %s: not a JSON object (%v)", what, path, err).
+		return nil, fault.New(fault.ExecutionAgentSetup, "cannot read %s %s: not a JSON object (%v)", what, path, err).
 			WithHint("awf builds the step's private config on it; fix the file (a trailing comma, perhaps)")
 	}
 	return out, nil

@@ -73,7 +73,7 @@ func TestStripJSONComments(t *testing.T) {
 }
 
 func TestOutcome(t *testing.T) {
-	reported := fault.New(CodeAgentError, "the CLI said no")
+	reported := fault.New(fault.ExecutionAgentError, "the CLI said no")
 	ok := func(Result) (ports.AgentResult, error) { return ports.AgentResult{Output: "answer"}, nil }
 	cliErr := func(Result) (ports.AgentResult, error) { return ports.AgentResult{Output: "partial"}, reported }
 	garbage := func(Result) (ports.AgentResult, error) { return ports.AgentResult{}, errors.New("not JSON") }
@@ -85,14 +85,14 @@ func TestOutcome(t *testing.T) {
 		wantText string
 	}{
 		{name: "success", res: Result{}, parse: ok},
-		{name: "CLI report wins over the exit status", res: Result{ExitCode: 1}, parse: cliErr, wantCode: CodeAgentError},
+		{name: "CLI report wins over the exit status", res: Result{ExitCode: 1}, parse: cliErr, wantCode: fault.ExecutionAgentError},
 		{name: "exit status with stderr tail", res: Result{ExitCode: 2, Stderr: "noise\nError: bad flag --x\n"}, parse: garbage,
-			wantCode: CodeFailed, wantText: "exited with status 2: noise\nError: bad flag --x"},
+			wantCode: fault.ExecutionAgentCLIFailed, wantText: "exited with status 2: noise\nError: bad flag --x"},
 		{name: "exit status, empty stderr quotes stdout", res: Result{ExitCode: 3, Stdout: []byte("usage: …")}, parse: garbage,
-			wantCode: CodeFailed, wantText: "usage: …"},
-		{name: "readable report yet non-zero exit", res: Result{ExitCode: 1}, parse: ok, wantCode: CodeFailed, wantText: "(no output)"},
-		{name: "garbage with exit 0", res: Result{Stdout: []byte("<html>")}, parse: garbage, wantCode: CodeBadOutput, wantText: "stdout began: <html>"},
-		{name: "truncated output", res: Result{Stdout: []byte("{"), StdoutTruncated: true}, parse: garbage, wantCode: CodeBadOutput, wantText: "output limit"},
+			wantCode: fault.ExecutionAgentCLIFailed, wantText: "usage: …"},
+		{name: "readable report yet non-zero exit", res: Result{ExitCode: 1}, parse: ok, wantCode: fault.ExecutionAgentCLIFailed, wantText: "(no output)"},
+		{name: "garbage with exit 0", res: Result{Stdout: []byte("<html>")}, parse: garbage, wantCode: fault.ExecutionAgentBadOutput, wantText: "stdout began: <html>"},
+		{name: "truncated output", res: Result{Stdout: []byte("{"), StdoutTruncated: true}, parse: garbage, wantCode: fault.ExecutionAgentBadOutput, wantText: "output limit"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestPrivateFiles(t *testing.T) {
 		t.Fatalf("private file mode: %v %v", fi, err)
 	}
 	for _, bad := range []string{filepath.Join(tmp, "outside.json"), filepath.Join(dir, "..", "x"), "/etc/passwd", dir} {
-		if err := writeFiles(dir, []File{{Path: bad}}); fault.CodeOf(err) != CodeSetup {
+		if err := writeFiles(dir, []File{{Path: bad}}); fault.CodeOf(err) != fault.ExecutionAgentSetup {
 			t.Errorf("writing %s must be refused, got %v", bad, err)
 		}
 	}
@@ -151,7 +151,7 @@ func TestPrivateFiles(t *testing.T) {
 	if fi, err := os.Stat(filepath.Join(dir, "codex-home")); err != nil || fi.Mode().Perm() != 0o700 {
 		t.Fatalf("private subdirectory mode: %v %v", fi, err)
 	}
-	if err := makeDirs(dir, []string{tmp}); fault.CodeOf(err) != CodeSetup {
+	if err := makeDirs(dir, []string{tmp}); fault.CodeOf(err) != fault.ExecutionAgentSetup {
 		t.Errorf("creating a directory outside must be refused, got %v", err)
 	}
 	cleanup()
@@ -201,9 +201,9 @@ func TestCheckSteps(t *testing.T) {
 		got = append(got, string(d.Severity)+" "+d.Code+" "+d.Message)
 	}
 	want := []string{
-		"error " + CodeInvalidOption + ` step "a": option model of provider fake must be a string, got the number 1`,
-		"error " + CodeUnknownOption + ` step "a": unknown option "modle" for provider fake`,
-		"warning " + CodeUnsupportedProvider + ` step "a": fake keeps its shell`,
+		"error " + fault.UserAgentInvalidOption + ` step "a": option model of provider fake must be a string, got the number 1`,
+		"error " + fault.UserAgentUnknownOption + ` step "a": unknown option "modle" for provider fake`,
+		"warning " + fault.UserMCPProxyUnsupportedProvider + ` step "a": fake keeps its shell`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -116,11 +116,11 @@ func (s Schema) parse(opts map[string]any) (Values, []OptionError) {
 		o, known := byName[key]
 		if !known {
 			if why, ok := s.Unsupported[key]; ok {
-				errs = append(errs, OptionError{Key: key, Err: fault.New(CodeUnsupportedOption,
+				errs = append(errs, OptionError{Key: key, Err: fault.New(fault.UserAgentUnsupportedOption,
 					"option %s is not supported by provider %s", key, s.Provider).WithHint("%s", why)})
 				continue
 			}
-			errs = append(errs, OptionError{Key: key, Err: fault.New(CodeUnknownOption,
+			errs = append(errs, OptionError{Key: key, Err: fault.New(fault.UserAgentUnknownOption,
 				"unknown option %q for provider %s", key, s.Provider).WithHint("%s", workflow.DidYouMean(key, s.Names()))})
 			continue
 		}
@@ -133,7 +133,7 @@ func (s Schema) parse(opts map[string]any) (Values, []OptionError) {
 			if o.Example == "" {
 				hint = "see the provider's documentation for the accepted values"
 			}
-			errs = append(errs, OptionError{Key: key, Err: fault.New(CodeInvalidOption,
+			errs = append(errs, OptionError{Key: key, Err: fault.New(fault.UserAgentInvalidOption,
 				"option %s of provider %s %s", key, s.Provider, problem).WithHint("%s", hint)})
 			continue
 		}

@@ -32,22 +32,22 @@ func TestSchemaValidate(t *testing.T) {
 			"mode": "slow", "budget": int64(3), "strict": false,
 		}},
 		{name: "typo gets a suggestion", opts: map[string]any{"modle": "m"}, wantKeys: []string{"modle"},
-			wantCode: []string{CodeUnknownOption}, wantText: []string{"did you mean 'model'?"}},
+			wantCode: []string{fault.UserAgentUnknownOption}, wantText: []string{"did you mean 'model'?"}},
 		{name: "far-off name lists the valid ones", opts: map[string]any{"zzzzzzzz": 1}, wantKeys: []string{"zzzzzzzz"},
-			wantCode: []string{CodeUnknownOption}, wantText: []string{"valid: model, binary"}},
+			wantCode: []string{fault.UserAgentUnknownOption}, wantText: []string{"valid: model, binary"}},
 		{name: "unsupported common option", opts: map[string]any{"system_prompt": "x"}, wantKeys: []string{"system_prompt"},
-			wantCode: []string{CodeUnsupportedOption}, wantText: []string{"write the instructions into the prompt"}},
+			wantCode: []string{fault.UserAgentUnsupportedOption}, wantText: []string{"write the instructions into the prompt"}},
 		{name: "every problem at once, sorted", opts: map[string]any{
 			"model": 3, "extra_args": "--verbose", "env": map[string]any{"BAD-NAME": "x"}, "mode": "fsat", "budget": "lots", "strict": "yes",
 		}, wantKeys: []string{"budget", "env", "extra_args", "mode", "model", "strict"},
-			wantCode: []string{CodeInvalidOption, CodeInvalidOption, CodeInvalidOption, CodeInvalidOption, CodeInvalidOption, CodeInvalidOption},
+			wantCode: []string{fault.UserAgentInvalidOption, fault.UserAgentInvalidOption, fault.UserAgentInvalidOption, fault.UserAgentInvalidOption, fault.UserAgentInvalidOption, fault.UserAgentInvalidOption},
 			wantText: []string{"must be a number", "not a valid environment variable name", "must be a list of strings", "did you mean 'fast'?", "must be a string, got the number 3", "must be true or false"}},
 		{name: "list item of the wrong type", opts: map[string]any{"extra_args": []any{"ok", int64(1)}}, wantKeys: []string{"extra_args"},
-			wantCode: []string{CodeInvalidOption}, wantText: []string{"item 1 is the number 1"}},
+			wantCode: []string{fault.UserAgentInvalidOption}, wantText: []string{"item 1 is the number 1"}},
 		{name: "nested env value", opts: map[string]any{"env": map[string]any{"A": []any{"x"}}}, wantKeys: []string{"env"},
-			wantCode: []string{CodeInvalidOption}, wantText: []string{"sets A to a list"}},
+			wantCode: []string{fault.UserAgentInvalidOption}, wantText: []string{"sets A to a list"}},
 		{name: "empty model", opts: map[string]any{"model": "  "}, wantKeys: []string{"model"},
-			wantCode: []string{CodeInvalidOption}, wantText: []string{"must not be empty"}},
+			wantCode: []string{fault.UserAgentInvalidOption}, wantText: []string{"must not be empty"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,7 +88,7 @@ func TestSchemaParseNormalises(t *testing.T) {
 	if v.Has("binary") || v.String("binary") != "" || v.Strings("nope") != nil {
 		t.Error("absent options must read as zero values")
 	}
-	if _, err := testSchema.Parse(map[string]any{"modle": 1}); fault.CodeOf(err) != CodeUnknownOption {
+	if _, err := testSchema.Parse(map[string]any{"modle": 1}); fault.CodeOf(err) != fault.UserAgentUnknownOption {
 		t.Errorf("Parse must fail on the first problem, got %v", err)
 	}
 }

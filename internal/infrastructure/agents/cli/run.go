@@ -84,7 +84,7 @@ type Result struct {
 
 // Run runs the CLI with stdin on /dev/null, in its own process group with a parent-death
 // signal. A non-zero exit is a Result, not an error. The error is for a CLI that could not
-// start (CodeNotFound, CodeSetup) or that was stopped because ctx ended (CodeStopped, wrapping
+// start (fault.ExecutionAgentCLINotFound, fault.ExecutionAgentSetup) or that was stopped because ctx ended (fault.ExecutionAgentStopped, wrapping
 // a *process.CancelledError and so ctx's cause): SIGTERM, Grace, then SIGKILL, sent to the
 // CLI's group and to every group a descendant of it moved into. Either way, Run returns only
 // once none of those processes is left (a double-forked daemon that left before it could be
@@ -94,19 +94,19 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 	if command.Dir != "" {
 		// exec reports a bad Dir as the binary missing ("fork/exec …: no such file"): check first.
 		if fi, err := os.Stat(command.Dir); err != nil || !fi.IsDir() {
-			return Result{}, fault.New(CodeSetup, "cannot run %s in %s: not an existing directory", command.Provider, command.Dir).
+			return Result{}, fault.New(fault.ExecutionAgentSetup, "cannot run %s in %s: not an existing directory", command.Provider, command.Dir).
 				WithHint("the step's dir must be an existing directory")
 		}
 	}
 	stdout, stderr := &headBuffer{max: c.MaxStdout}, &tailBuffer{max: c.MaxStderr}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return Result{}, fault.Wrap(err, CodeSetup, "cannot create a pipe for %s", command.Provider)
+		return Result{}, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot create a pipe for %s", command.Provider)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		closeAll(outR, outW)
-		return Result{}, fault.Wrap(err, CodeSetup, "cannot create a pipe for %s", command.Provider)
+		return Result{}, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot create a pipe for %s", command.Provider)
 	}
 	cmd := exec.Command(command.Path, command.Args...)
 	cmd.Dir, cmd.Env = command.Dir, command.Env
@@ -132,7 +132,7 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 	res.ExitCode = exitCode(cmd.ProcessState)
 	if stopped {
 		cause := context.Cause(ctx)
-		return res, fault.Wrap(&process.CancelledError{Cause: cause, Wait: werr}, CodeStopped,
+		return res, fault.Wrap(&process.CancelledError{Cause: cause, Wait: werr}, fault.ExecutionAgentStopped,
 			"stopped %s and every process it started", command.Provider)
 	}
 	return res, nil
@@ -193,8 +193,8 @@ func exitCode(ps *os.ProcessState) int {
 // script interpreter).
 func startError(command Command, err error) error {
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.ENOEXEC) {
-		return fault.Wrap(err, CodeNotFound, "cannot execute %s binary %s", command.Provider, command.Path).
+		return fault.Wrap(err, fault.ExecutionAgentCLINotFound, "cannot execute %s binary %s", command.Provider, command.Path).
 			WithHint("check that the file exists, is executable and, for a script, that its interpreter is installed")
 	}
-	return fault.Wrap(err, CodeSetup, "cannot start %s (%s)", command.Provider, command.Path)
+	return fault.Wrap(err, fault.ExecutionAgentSetup, "cannot start %s (%s)", command.Provider, command.Path)
 }

@@ -124,8 +124,8 @@ func TestRunStopsTheWholeGroupWhenCtxEnds(t *testing.T) {
 				t.Fatal("Run did not return after the context ended")
 			}
 			var ce *process.CancelledError
-			if fault.CodeOf(err) != CodeStopped || !errors.As(err, &ce) || !errors.Is(err, tc.want) {
-				t.Fatalf("want %s wrapping %v, got %v", CodeStopped, tc.want, err)
+			if fault.CodeOf(err) != fault.ExecutionAgentStopped || !errors.As(err, &ce) || !errors.Is(err, tc.want) {
+				t.Fatalf("want %s wrapping %v, got %v", fault.ExecutionAgentStopped, tc.want, err)
 			}
 			assertGone(t, child)
 		})
@@ -201,10 +201,10 @@ func TestRunStartErrors(t *testing.T) {
 		cmd  Command
 		want string
 	}{
-		{"missing binary", Command{Provider: "fake", Path: filepath.Join(dir, "nope")}, CodeNotFound},
-		{"not executable", Command{Provider: "fake", Path: noExec}, CodeNotFound},
-		{"interpreter missing", Command{Provider: "fake", Path: badInterp}, CodeNotFound},
-		{"missing dir", Command{Provider: "fake", Path: "/bin/sh", Dir: filepath.Join(dir, "no-such-dir")}, CodeSetup},
+		{"missing binary", Command{Provider: "fake", Path: filepath.Join(dir, "nope")}, fault.ExecutionAgentCLINotFound},
+		{"not executable", Command{Provider: "fake", Path: noExec}, fault.ExecutionAgentCLINotFound},
+		{"interpreter missing", Command{Provider: "fake", Path: badInterp}, fault.ExecutionAgentCLINotFound},
+		{"missing dir", Command{Provider: "fake", Path: "/bin/sh", Dir: filepath.Join(dir, "no-such-dir")}, fault.ExecutionAgentSetup},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -229,7 +229,7 @@ func TestRunStopsADescendantInItsOwnGroupOnCancel(t *testing.T) {
 	child := waitPidfile(t, pidfile)
 	time.Sleep(100 * time.Millisecond) // let the watcher see it, as it would see an MCP server
 	cancel()
-	if err := <-errc; fault.CodeOf(err) != CodeStopped {
+	if err := <-errc; fault.CodeOf(err) != fault.ExecutionAgentStopped {
 		t.Fatalf("got %v", err)
 	}
 	assertGone(t, child)

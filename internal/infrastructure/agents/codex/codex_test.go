@@ -85,11 +85,11 @@ func TestPlan(t *testing.T) {
 
 func TestPlanErrors(t *testing.T) {
 	v, _ := schema.Parse(map[string]any{"env_key": "K"})
-	if _, err := plan(ports.AgentRequest{Step: "s"}, v, "", nil); fault.CodeOf(err) != cli.CodeInvalidOption {
+	if _, err := plan(ports.AgentRequest{Step: "s"}, v, "", nil); fault.CodeOf(err) != fault.UserAgentInvalidOption {
 		t.Errorf("env_key without base_url: %v", err)
 	}
 	bad := &ports.ProxyAttachment{ServerName: "a.b", Command: "/bin/awf", TempDir: "/t"}
-	if _, err := plan(ports.AgentRequest{Step: "s", Attach: bad}, cli.Values{}, "/t/codex", nil); fault.CodeOf(err) != cli.CodeSetup {
+	if _, err := plan(ports.AgentRequest{Step: "s", Attach: bad}, cli.Values{}, "/t/codex", nil); fault.CodeOf(err) != fault.ExecutionAgentSetup {
 		t.Errorf("a server name codex cannot address: %v", err)
 	}
 }
@@ -131,13 +131,13 @@ func TestParseRecordedStreams(t *testing.T) {
 	}{
 		{name: "success", res: cli.Result{Stdout: read("success.jsonl")},
 			want: ports.AgentResult{Output: "HELLO from fake", InputTokens: 13, OutputTokens: 5, SessionID: "01a20452-be70-7113-b46a-ee381f8c209f"}},
-		{name: "turn failed", res: cli.Result{ExitCode: 1, Stdout: read("turn_failed.jsonl")}, wantCode: cli.CodeAgentError,
+		{name: "turn failed", res: cli.Result{ExitCode: 1, Stdout: read("turn_failed.jsonl")}, wantCode: fault.ExecutionAgentError,
 			wantText: "codex reported an error: model fail not found", want: ports.AgentResult{SessionID: "01a20452-d2ae-73a1-b1bc-d09d7503f44d"}},
-		{name: "killed mid-retry", res: cli.Result{ExitCode: 124, Stdout: read("unreachable.jsonl")}, wantCode: cli.CodeFailed,
+		{name: "killed mid-retry", res: cli.Result{ExitCode: 124, Stdout: read("unreachable.jsonl")}, wantCode: fault.ExecutionAgentCLIFailed,
 			want: ports.AgentResult{SessionID: "01a20452-dc7f-7a42-8695-fab7f6a6bf2c"}},
-		{name: "stream ends early with exit 0", res: cli.Result{Stdout: read("unreachable.jsonl")}, wantCode: cli.CodeBadOutput,
+		{name: "stream ends early with exit 0", res: cli.Result{Stdout: read("unreachable.jsonl")}, wantCode: fault.ExecutionAgentBadOutput,
 			wantText: "last error: Reconnecting... waiting for network", want: ports.AgentResult{SessionID: "01a20452-dc7f-7a42-8695-fab7f6a6bf2c"}},
-		{name: "not JSONL", res: cli.Result{Stdout: []byte("Usage: codex exec …")}, wantCode: cli.CodeBadOutput, wantText: "no JSON events"},
+		{name: "not JSONL", res: cli.Result{Stdout: []byte("Usage: codex exec …")}, wantCode: fault.ExecutionAgentBadOutput, wantText: "no JSON events"},
 		{name: "a stray line does not lose the answer", res: cli.Result{Stdout: append([]byte("WARNING: x\n{not json\n"), read("success.jsonl")...)},
 			want: ports.AgentResult{Output: "HELLO from fake", InputTokens: 13, OutputTokens: 5, SessionID: "01a20452-be70-7113-b46a-ee381f8c209f"}},
 	}

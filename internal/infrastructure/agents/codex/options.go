@@ -66,7 +66,7 @@ func ValidateOptions(opts map[string]any) []cli.OptionError {
 	errs := schema.Validate(opts)
 	if _, ok := opts["env_key"]; ok {
 		if _, ok := opts["base_url"]; !ok {
-			errs = append(errs, cli.OptionError{Key: "env_key", Err: fault.New(cli.CodeInvalidOption,
+			errs = append(errs, cli.OptionError{Key: "env_key", Err: fault.New(fault.UserAgentInvalidOption,
 				"option env_key of provider codex needs base_url: it names the key of the provider base_url defines").
 				WithHint("add base_url, or drop env_key and export CODEX_API_KEY")})
 		}

@@ -48,7 +48,7 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Pla
 	}
 	if a != nil {
 		if a.Command == "" || !bareKey.MatchString(a.ServerName) {
-			return p, fault.New(cli.CodeSetup, "the proxy attachment of step %q needs a command and a server name of letters, digits, _ and - (got %q)",
+			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q needs a command and a server name of letters, digits, _ and - (got %q)",
 				req.Step, a.ServerName)
 		}
 		home := filepath.Join(dir, "home")
@@ -76,7 +76,7 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Pla
 func provider(v cli.Values, set func(key, tomlValue string)) error {
 	id, base, key := v.String("model_provider"), v.String("base_url"), v.String("env_key")
 	if key != "" && base == "" {
-		return fault.New(cli.CodeInvalidOption, "option env_key of provider codex needs base_url").
+		return fault.New(fault.UserAgentInvalidOption, "option env_key of provider codex needs base_url").
 			WithHint("add base_url, or drop env_key and export CODEX_API_KEY")
 	}
 	if base == "" {

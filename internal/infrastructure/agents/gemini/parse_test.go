@@ -35,13 +35,13 @@ func TestParseRecordedOutput(t *testing.T) {
 		{name: "success", res: cli.Result{Stdout: read(t, "success.json")},
 			wantOutput: "MARKER-42 secret file content", wantIn: 133, wantOut: 42, wantSess: "6dcdb984-5fee-4967-b7fb-3b9ddc45df23"},
 		{name: "API error after a stack trace", res: cli.Result{ExitCode: 144, Stderr: string(read(t, "api_error.stderr"))},
-			wantCode: cli.CodeAgentError, wantText: `model fail not found`, wantSess: "e35a2448-b2d2-4a1e-b1fa-7b15639a68cf"},
+			wantCode: fault.ExecutionAgentError, wantText: `model fail not found`, wantSess: "e35a2448-b2d2-4a1e-b1fa-7b15639a68cf"},
 		{name: "auth error", res: cli.Result{ExitCode: 41, Stderr: string(read(t, "auth_error.stderr"))},
-			wantCode: cli.CodeAgentError, wantText: "Invalid auth method selected. (code 41) (hint: authentication failed: set GEMINI_API_KEY"},
+			wantCode: fault.ExecutionAgentError, wantText: "Invalid auth method selected. (code 41) (hint: authentication failed: set GEMINI_API_KEY"},
 		{name: "exit 55 without a report", res: cli.Result{ExitCode: 55, Stderr: "Gemini CLI is not running in a trusted directory"},
-			wantCode: cli.CodeFailed, wantText: "exited with status 55: Gemini CLI is not running in a trusted directory"},
-		{name: "garbage", res: cli.Result{Stdout: []byte("Loaded cached credentials.\n")}, wantCode: cli.CodeBadOutput},
-		{name: "JSON without response", res: cli.Result{Stdout: []byte(`{"session_id":"x"}`)}, wantCode: cli.CodeBadOutput, wantText: `no "response"`},
+			wantCode: fault.ExecutionAgentCLIFailed, wantText: "exited with status 55: Gemini CLI is not running in a trusted directory"},
+		{name: "garbage", res: cli.Result{Stdout: []byte("Loaded cached credentials.\n")}, wantCode: fault.ExecutionAgentBadOutput},
+		{name: "JSON without response", res: cli.Result{Stdout: []byte(`{"session_id":"x"}`)}, wantCode: fault.ExecutionAgentBadOutput, wantText: `no "response"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

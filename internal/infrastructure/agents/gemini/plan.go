@@ -9,10 +9,6 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 )
 
-// CodeShadowedTool is the error for proxy tools Gemini would silently drop. It is a USER
-// error: the fix is renaming the plugin operation or choosing another provider.
-const CodeShadowedTool = "USER.MCP_PROXY.NAME_COLLISION"
-
 // needsDir: a step without a proxy still needs private files for a system prompt, and a
 // private home for base_url or auth_type (the auth choice lives in settings).
 func needsDir(v cli.Values) bool {
@@ -47,10 +43,10 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.
 	a := req.Attach
 	if a != nil {
 		if a.ServerName == "" || a.Command == "" {
-			return p, fault.New(cli.CodeSetup, "the proxy attachment of step %q names no server or command", req.Step)
+			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
 		}
 		if bad := ShadowedTools(a.Tools); len(bad) > 0 {
-			return p, fault.New(CodeShadowedTool, "step %q: gemini drops MCP tools named like its built-ins, so these would never reach the model: %s",
+			return p, fault.New(fault.UserMCPProxyShadowedByBuiltin, "step %q: gemini drops MCP tools named like its built-ins, so these would never reach the model: %s",
 				req.Step, joinNames(bad)).
 				WithHint("expose the plugin operation under another name, or run this step on another provider")
 		}

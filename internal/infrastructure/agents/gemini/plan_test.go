@@ -220,10 +220,10 @@ func TestPlanErrors(t *testing.T) {
 		wantText string
 	}{
 		{name: "plugin tool named like a built-in", attach: attach(true, "Read", "web_fetch", "read_file"), env: []string{"HOME=/nonexistent"},
-			wantCode: CodeShadowedTool, wantText: "would never reach the model: web_fetch, read_file"},
+			wantCode: fault.UserMCPProxyShadowedByBuiltin, wantText: "would never reach the model: web_fetch, read_file"},
 		{name: "unreadable user settings", attach: attach(true, "Read"), env: []string{"HOME=" + home},
-			wantCode: cli.CodeSetup, wantText: "cannot read your gemini settings"},
-		{name: "half an attachment", attach: &ports.ProxyAttachment{TempDir: "/t"}, wantCode: cli.CodeSetup, wantText: "names no server"},
+			wantCode: fault.ExecutionAgentSetup, wantText: "cannot read your gemini settings"},
+		{name: "half an attachment", attach: &ports.ProxyAttachment{TempDir: "/t"}, wantCode: fault.ExecutionAgentSetup, wantText: "names no server"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

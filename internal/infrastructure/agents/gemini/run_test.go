@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli/clitest"
 )
 
@@ -79,11 +78,11 @@ func TestRunErrors(t *testing.T) {
 	stderr := string(read(t, "auth_error.stderr"))
 	_, err := New(h.Config()).Run(context.Background(), h.Request("p", h.Options("", map[string]any{
 		"env": map[string]any{"FAKE_EXIT": "41", "FAKE_STDERR": stderr}}), nil))
-	if fault.CodeOf(err) != cli.CodeAgentError || !strings.Contains(err.Error(), "Invalid auth method selected") {
+	if fault.CodeOf(err) != fault.ExecutionAgentError || !strings.Contains(err.Error(), "Invalid auth method selected") {
 		t.Fatalf("got %v", err)
 	}
 	_, err = New(h.Config()).Run(context.Background(), h.Request("p", h.Options("", nil), h.Attach(true, "web_fetch")))
-	if fault.CodeOf(err) != CodeShadowedTool {
+	if fault.CodeOf(err) != fault.UserMCPProxyShadowedByBuiltin {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -59,7 +59,7 @@ func privateHome(home string, a *ports.ProxyAttachment, v cli.Values, env []stri
 	}
 	data, err := json.MarshalIndent(settings, "", "  ")
 	if err != nil {
-		return nil, fault.Wrap(err, cli.CodeSetup, "cannot encode gemini's private settings")
+		return nil, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot encode gemini's private settings")
 	}
 	files := []cli.File{{Path: filepath.Join(home, ".gemini", "settings.json"), Data: data}}
 	for _, name := range credentialFiles {
@@ -71,7 +71,7 @@ func privateHome(home string, a *ports.ProxyAttachment, v cli.Values, env []stri
 			continue
 		}
 		if err != nil {
-			return nil, fault.Wrap(err, cli.CodeSetup, "cannot read gemini's %s", filepath.Join(src, name))
+			return nil, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot read gemini's %s", filepath.Join(src, name))
 		}
 		files = append(files, cli.File{Path: filepath.Join(home, ".gemini", name), Data: b})
 	}

@@ -22,19 +22,6 @@ import (
 // Codes of the errors a model request can end in. All are EXECUTION errors (exit 3): the
 // endpoint failed, the workflow file is not at fault.
 const (
-	CodeUnreachable     = "EXECUTION.AGENT.UNREACHABLE"
-	CodeAuth            = "EXECUTION.AGENT.AUTH"
-	CodeNotFound        = "EXECUTION.AGENT.NOT_FOUND"
-	CodeRateLimited     = "EXECUTION.AGENT.RATE_LIMITED"
-	CodeServerError     = "EXECUTION.AGENT.SERVER_ERROR"
-	CodeBadRequest      = "EXECUTION.AGENT.BAD_REQUEST"
-	CodeHTTPStatus      = "EXECUTION.AGENT.HTTP_STATUS"
-	CodeHTTP            = "EXECUTION.AGENT.HTTP"
-	CodeMalformed       = "EXECUTION.AGENT.MALFORMED_RESPONSE"
-	CodeIncomplete      = "EXECUTION.AGENT.INCOMPLETE_RESPONSE"
-	CodeRequestTimeout  = "EXECUTION.AGENT.REQUEST_TIMEOUT"
-	CodeCancelled       = "EXECUTION.AGENT.CANCELLED"
-	CodeInfiniteLoop    = "USER.MCP_PROXY.INFINITE_LOOP_GUARD"
 	maxErrorBodyBytes   = 64 << 10
 	maxErrorDetailChars = 300
 )
@@ -126,7 +113,7 @@ func (x *exchange) once(ctx context.Context) (Turn, *retryHint, error) {
 	defer cancel()
 	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, x.s.BaseURL+"/chat/completions", bytes.NewReader(x.body))
 	if err != nil {
-		return Turn{}, nil, fault.Wrap(err, CodeHTTP, "cannot build the request to %s", redactURL(x.s.BaseURL))
+		return Turn{}, nil, fault.Wrap(err, fault.ExecutionAgentHTTP, "cannot build the request to %s", redactURL(x.s.BaseURL))
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream, application/json")
@@ -162,16 +149,16 @@ func (x *exchange) transportError(ctx, reqCtx context.Context, err error) error 
 	var opErr *net.OpError
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fault.New(CodeUnreachable, "the server at %s is not reachable: connection refused", where).
+		return fault.New(fault.ExecutionAgentUnreachable, "the server at %s is not reachable: connection refused", where).
 			WithHint("start the server, or fix options.base_url / %s", EnvBaseURL)
 	case errors.As(err, &dnsErr):
-		return fault.Wrap(err, CodeUnreachable, "the server at %s is not reachable: cannot resolve %q", where, dnsErr.Name).
+		return fault.Wrap(err, fault.ExecutionAgentUnreachable, "the server at %s is not reachable: cannot resolve %q", where, dnsErr.Name).
 			WithHint("check the host name in options.base_url / %s", EnvBaseURL)
 	case errors.As(err, &opErr) && opErr.Op == "dial":
-		return fault.Wrap(err, CodeUnreachable, "the server at %s is not reachable", where).
+		return fault.Wrap(err, fault.ExecutionAgentUnreachable, "the server at %s is not reachable", where).
 			WithHint("check that it is running and that options.base_url / %s is right", EnvBaseURL)
 	}
-	return fault.Wrap(err, CodeHTTP, "the request to %s failed", where)
+	return fault.Wrap(err, fault.ExecutionAgentHTTP, "the request to %s failed", where)
 }
 
 // answerError explains a 2xx answer that could not be read.
@@ -184,24 +171,24 @@ func (x *exchange) answerError(ctx, reqCtx context.Context, err error) error {
 	case reqCtx.Err() != nil:
 		return x.timeout(err)
 	case errors.As(err, &me):
-		return fault.New(CodeMalformed, "the answer of %s (model %q) is not an OpenAI-compatible chat completion: %s", redactURL(x.s.BaseURL), x.s.Model, me.Error()).
+		return fault.New(fault.ExecutionAgentMalformedResponse, "the answer of %s (model %q) is not an OpenAI-compatible chat completion: %s", redactURL(x.s.BaseURL), x.s.Model, me.Error()).
 			WithHint("check that base_url is the server's OpenAI-compatible API root (it usually ends in /v1)")
 	case errors.As(err, &se):
-		return fault.New(CodeServerError, "the server at %s reported an error for model %q: %s", redactURL(x.s.BaseURL), x.s.Model, se.msg)
+		return fault.New(fault.ExecutionAgentServerError, "the server at %s reported an error for model %q: %s", redactURL(x.s.BaseURL), x.s.Model, se.msg)
 	case errors.Is(err, errIncomplete):
-		return fault.New(CodeIncomplete, "the answer of %s (model %q) was cut short: %s", redactURL(x.s.BaseURL), x.s.Model, strings.TrimPrefix(err.Error(), errIncomplete.Error()+": ")).
+		return fault.New(fault.ExecutionAgentIncompleteResponse, "the answer of %s (model %q) was cut short: %s", redactURL(x.s.BaseURL), x.s.Model, strings.TrimPrefix(err.Error(), errIncomplete.Error()+": ")).
 			WithHint("the server or a proxy in between closed the connection early; check the server's log")
 	}
-	return fault.Wrap(err, CodeHTTP, "reading the answer of %s failed", redactURL(x.s.BaseURL))
+	return fault.Wrap(err, fault.ExecutionAgentHTTP, "reading the answer of %s failed", redactURL(x.s.BaseURL))
 }
 
 func (x *exchange) timeout(err error) error {
-	return fault.Wrap(err, CodeRequestTimeout, "model %q at %s gave no complete answer within request_timeout (%s)", x.s.Model, redactURL(x.s.BaseURL), x.s.RequestTimeout).
+	return fault.Wrap(err, fault.ExecutionAgentRequestTimeout, "model %q at %s gave no complete answer within request_timeout (%s)", x.s.Model, redactURL(x.s.BaseURL), x.s.RequestTimeout).
 		WithHint("raise options.request_timeout, or use a smaller or faster model")
 }
 
 func (x *exchange) cancelled(ctx context.Context) error {
-	return fault.Wrap(context.Cause(ctx), CodeCancelled, "the step ended while waiting for model %q at %s", x.s.Model, redactURL(x.s.BaseURL))
+	return fault.Wrap(context.Cause(ctx), fault.ExecutionAgentCancelled, "the step ended while waiting for model %q at %s", x.s.Model, redactURL(x.s.BaseURL))
 }
 
 // statusError explains a non-2xx answer; 429 and 5xx come with a retryHint.
@@ -217,7 +204,7 @@ func (x *exchange) statusError(resp *http.Response) (Turn, *retryHint, error) {
 	}
 	switch {
 	case code == http.StatusUnauthorized || code == http.StatusForbidden:
-		e := fault.New(CodeAuth, "%s", withDetail(fmt.Sprintf("the server at %s refused the credentials (%d)", where, code)))
+		e := fault.New(fault.ExecutionAgentAuth, "%s", withDetail(fmt.Sprintf("the server at %s refused the credentials (%d)", where, code)))
 		if x.key == "" {
 			e.Hint = fmt.Sprintf("no API key was sent because $%s is empty or unset; export it, or name another variable with options.api_key_env", x.s.APIKeyEnv)
 		} else {
@@ -225,23 +212,23 @@ func (x *exchange) statusError(resp *http.Response) (Turn, *retryHint, error) {
 		}
 		return Turn{}, nil, e
 	case code == http.StatusNotFound:
-		return Turn{}, nil, fault.New(CodeNotFound, "%s", withDetail(fmt.Sprintf("model %q or base_url %s is wrong: POST %s/chat/completions answered 404", x.s.Model, where, where))).
+		return Turn{}, nil, fault.New(fault.ExecutionAgentNotFound, "%s", withDetail(fmt.Sprintf("model %q or base_url %s is wrong: POST %s/chat/completions answered 404", x.s.Model, where, where))).
 			WithHint("base_url is the API root (usually ending in /v1); GET %s/models lists the models the server offers", where)
 	case code == http.StatusTooManyRequests:
-		e := fault.New(CodeRateLimited, "%s", withDetail(fmt.Sprintf("the server at %s rate-limited model %q (429) after %d attempt(s)", where, x.s.Model, x.attempts)))
+		e := fault.New(fault.ExecutionAgentRateLimited, "%s", withDetail(fmt.Sprintf("the server at %s rate-limited model %q (429) after %d attempt(s)", where, x.s.Model, x.attempts)))
 		e.Hint = "wait and run again, or lower the request rate of other clients sharing the key"
 		after, ok := retryAfter(resp.Header, time.Now())
 		return Turn{}, &retryHint{after: after, hasAfter: ok, err: e}, e
 	case code >= 500:
-		e := fault.New(CodeServerError, "%s", withDetail(fmt.Sprintf("the server at %s failed (%d) for model %q after %d attempt(s)", where, code, x.s.Model, x.attempts)))
+		e := fault.New(fault.ExecutionAgentServerError, "%s", withDetail(fmt.Sprintf("the server at %s failed (%d) for model %q after %d attempt(s)", where, code, x.s.Model, x.attempts)))
 		e.Hint = "check the server's log; the request was retried with backoff"
 		after, ok := retryAfter(resp.Header, time.Now())
 		return Turn{}, &retryHint{after: after, hasAfter: ok, err: e}, e
 	case code == http.StatusBadRequest || code == http.StatusUnprocessableEntity:
-		return Turn{}, nil, fault.New(CodeBadRequest, "%s", withDetail(fmt.Sprintf("the server at %s rejected the request for model %q (%d)", where, x.s.Model, code))).
+		return Turn{}, nil, fault.New(fault.ExecutionAgentBadRequest, "%s", withDetail(fmt.Sprintf("the server at %s rejected the request for model %q (%d)", where, x.s.Model, code))).
 			WithHint("the model may not support tool calling, or an option (temperature, max_tokens) is out of its range")
 	}
-	return Turn{}, nil, fault.New(CodeHTTPStatus, "%s", withDetail(fmt.Sprintf("the server at %s answered %d for model %q", where, code, x.s.Model)))
+	return Turn{}, nil, fault.New(fault.ExecutionAgentHTTPStatus, "%s", withDetail(fmt.Sprintf("the server at %s answered %d for model %q", where, code, x.s.Model)))
 }
 
 // redact removes the API key from an error's text, in case a server echoed it back.

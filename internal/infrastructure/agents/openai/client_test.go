@@ -27,19 +27,19 @@ func TestHTTPErrorsAreExplained(t *testing.T) {
 		mentions []string
 	}{
 		{"401 without a key", raw(401, "application/json", `{"error":{"message":"missing bearer"}}`), nil,
-			CodeAuth, []string{"refused the credentials (401)", "missing bearer", "$OPENAI_API_KEY is empty or unset"}},
+			fault.ExecutionAgentAuth, []string{"refused the credentials (401)", "missing bearer", "$OPENAI_API_KEY is empty or unset"}},
 		{"403 with a key", raw(403, "application/json", `{"error":{"message":"no access"}}`), map[string]string{"OPENAI_API_KEY": "k-123456"},
-			CodeAuth, []string{"(403)", "check the key in $OPENAI_API_KEY"}},
+			fault.ExecutionAgentAuth, []string{"(403)", "check the key in $OPENAI_API_KEY"}},
 		{"404 names the model", raw(404, "application/json", `{"error":{"message":"model 'test-model' not found","type":"invalid_request_error"}}`), nil,
-			CodeNotFound, []string{`model "test-model" or base_url`, "answered 404", "not found", "/models"}},
+			fault.ExecutionAgentNotFound, []string{`model "test-model" or base_url`, "answered 404", "not found", "/models"}},
 		{"400 says what the server said", raw(400, "application/json", `{"error":"tools are not supported by this model"}`), nil,
-			CodeBadRequest, []string{"rejected the request", "tools are not supported"}},
+			fault.ExecutionAgentBadRequest, []string{"rejected the request", "tools are not supported"}},
 		{"418 other status", raw(418, "text/plain", "I'm a teapot"), nil,
-			CodeHTTPStatus, []string{"answered 418", "teapot"}},
+			fault.ExecutionAgentHTTPStatus, []string{"answered 418", "teapot"}},
 		{"mid-stream error object", sse(contentChunk("par"), `{"error":{"message":"out of memory","type":"server_error"}}`), nil,
-			CodeServerError, []string{"reported an error", "out of memory"}},
+			fault.ExecutionAgentServerError, []string{"reported an error", "out of memory"}},
 		{"200 JSON error object", raw(200, "application/json", `{"error":{"message":"context length exceeded"}}`), nil,
-			CodeServerError, []string{"context length exceeded"}},
+			fault.ExecutionAgentServerError, []string{"context length exceeded"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,8 +72,8 @@ func TestConnectionRefusedSaysTheServerIsNotReachable(t *testing.T) {
 	_ = l.Close()
 	req := ports.AgentRequest{Step: "agent", Prompt: "hi", Options: map[string]any{"base_url": "http://" + addr + "/v1", "model": "m"}}
 	_, err = testProvider(nil).Run(context.Background(), req)
-	if fault.CodeOf(err) != CodeUnreachable || !strings.Contains(err.Error(), "http://"+addr+"/v1 is not reachable") {
-		t.Fatalf("err = %v, want %s naming the base_url", err, CodeUnreachable)
+	if fault.CodeOf(err) != fault.ExecutionAgentUnreachable || !strings.Contains(err.Error(), "http://"+addr+"/v1 is not reachable") {
+		t.Fatalf("err = %v, want %s naming the base_url", err, fault.ExecutionAgentUnreachable)
 	}
 }
 
@@ -89,10 +89,10 @@ func TestRetries(t *testing.T) {
 		{"429 then success", []http.HandlerFunc{raw(429, "", "slow down", "Retry-After", "0"), answer("ok")}, "", 2, 0, ""},
 		{"429 honours Retry-After seconds", []http.HandlerFunc{raw(429, "", "", "Retry-After", "1"), answer("ok")}, "", 2, time.Second, ""},
 		{"429 honours retry-after-ms", []http.HandlerFunc{raw(429, "", "", "retry-after-ms", "300"), answer("ok")}, "", 2, 300 * time.Millisecond, ""},
-		{"429 asking for too long fails at once", []http.HandlerFunc{raw(429, "", "", "Retry-After", "3600")}, CodeRateLimited, 1, 0, "longer than awf waits"},
-		{"429 every time", []http.HandlerFunc{raw(429, "", `{"error":{"message":"quota"}}`, "Retry-After", "0")}, CodeRateLimited, 3, 0, "after 3 attempt(s): quota"},
+		{"429 asking for too long fails at once", []http.HandlerFunc{raw(429, "", "", "Retry-After", "3600")}, fault.ExecutionAgentRateLimited, 1, 0, "longer than awf waits"},
+		{"429 every time", []http.HandlerFunc{raw(429, "", `{"error":{"message":"quota"}}`, "Retry-After", "0")}, fault.ExecutionAgentRateLimited, 3, 0, "after 3 attempt(s): quota"},
 		{"503 twice then success", []http.HandlerFunc{raw(503, "", "busy"), raw(502, "", "gateway"), answer("ok")}, "", 3, 0, ""},
-		{"500 every time", []http.HandlerFunc{raw(500, "", "boom")}, CodeServerError, 3, 0, "failed (500) for model \"test-model\" after 3 attempt(s): boom"},
+		{"500 every time", []http.HandlerFunc{raw(500, "", "boom")}, fault.ExecutionAgentServerError, 3, 0, "failed (500) for model \"test-model\" after 3 attempt(s): boom"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,8 +125,8 @@ func TestRetryWaitStopsWithTheStep(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err := testProvider(nil).Run(ctx, stepRequest(ms, nil, nil))
-	if fault.CodeOf(err) != CodeCancelled || time.Since(start) > 1500*time.Millisecond {
-		t.Fatalf("err = %v after %s, want %s promptly", err, time.Since(start), CodeCancelled)
+	if fault.CodeOf(err) != fault.ExecutionAgentCancelled || time.Since(start) > 1500*time.Millisecond {
+		t.Fatalf("err = %v after %s, want %s promptly", err, time.Since(start), fault.ExecutionAgentCancelled)
 	}
 }
 
@@ -144,9 +144,9 @@ func TestTimeouts(t *testing.T) {
 		step  time.Duration
 		code  string
 	}{
-		{"request_timeout before headers", hang, map[string]any{"request_timeout": "150ms"}, 0, CodeRequestTimeout},
-		{"request_timeout mid-stream", stall, map[string]any{"request_timeout": "150ms"}, 0, CodeRequestTimeout},
-		{"step timeout", stall, nil, 150 * time.Millisecond, CodeCancelled},
+		{"request_timeout before headers", hang, map[string]any{"request_timeout": "150ms"}, 0, fault.ExecutionAgentRequestTimeout},
+		{"request_timeout mid-stream", stall, map[string]any{"request_timeout": "150ms"}, 0, fault.ExecutionAgentRequestTimeout},
+		{"step timeout", stall, nil, 150 * time.Millisecond, fault.ExecutionAgentCancelled},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -165,10 +165,10 @@ func TestTimeouts(t *testing.T) {
 			if d := time.Since(start); d > 3*time.Second {
 				t.Errorf("took %s: the timeout did not stop the request", d)
 			}
-			if tc.code == CodeRequestTimeout && !strings.Contains(err.Error(), "request_timeout (150ms)") {
+			if tc.code == fault.ExecutionAgentRequestTimeout && !strings.Contains(err.Error(), "request_timeout (150ms)") {
 				t.Errorf("error %q does not name the timeout", err)
 			}
-			if tc.code == CodeCancelled && !errors.Is(err, context.DeadlineExceeded) {
+			if tc.code == fault.ExecutionAgentCancelled && !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("error %v does not wrap the step's deadline", err)
 			}
 			if n := len(ms.got()); n != 1 {
@@ -185,12 +185,12 @@ func TestMalformedAnswers(t *testing.T) {
 		code     string
 		mentions string
 	}{
-		{"event is not JSON", sse(contentChunk("a"), `{"choices":[{"delta":`), CodeMalformed, "line 3: the stream event is not JSON"},
-		{"HTML page", raw(200, "text/html", "<html><body>login</body></html>"), CodeMalformed, "expected a server-sent event"},
-		{"JSON without choices", raw(200, "application/json", `{"object":"list","data":[]}`), CodeMalformed, "has no choices"},
-		{"JSON that is not JSON", raw(200, "application/json", `{"choices": [`), CodeMalformed, "not a chat completion"},
-		{"stream cut short", raw(200, "text/event-stream", "data: "+contentChunk("hal")+"\n\n"), CodeIncomplete, "cut short"},
-		{"empty 200", raw(200, "text/event-stream", ""), CodeIncomplete, "no finish_reason"},
+		{"event is not JSON", sse(contentChunk("a"), `{"choices":[{"delta":`), fault.ExecutionAgentMalformedResponse, "line 3: the stream event is not JSON"},
+		{"HTML page", raw(200, "text/html", "<html><body>login</body></html>"), fault.ExecutionAgentMalformedResponse, "expected a server-sent event"},
+		{"JSON without choices", raw(200, "application/json", `{"object":"list","data":[]}`), fault.ExecutionAgentMalformedResponse, "has no choices"},
+		{"JSON that is not JSON", raw(200, "application/json", `{"choices": [`), fault.ExecutionAgentMalformedResponse, "not a chat completion"},
+		{"stream cut short", raw(200, "text/event-stream", "data: "+contentChunk("hal")+"\n\n"), fault.ExecutionAgentIncompleteResponse, "cut short"},
+		{"empty 200", raw(200, "text/event-stream", ""), fault.ExecutionAgentIncompleteResponse, "no finish_reason"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,14 +13,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// Codes of option problems. They are USER errors (exit 1): the fix is in the workflow file or
-// the environment.
-const (
-	CodeUnknownOption = "USER.AGENT.UNKNOWN_OPTION"
-	CodeInvalidOption = "USER.AGENT.INVALID_OPTION"
-	CodeMissingOption = "USER.AGENT.MISSING_OPTION"
-)
-
 // Defaults of the step options.
 const (
 	DefaultAPIKeyEnv      = "OPENAI_API_KEY"
@@ -84,7 +76,7 @@ func CheckWorkflow(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
 		}
 		for _, p := range ValidateOptions(st.Options) {
 			pos := st.KeyAt("options." + p.Key)
-			if p.Err.Code == CodeInvalidOption {
+			if p.Err.Code == fault.UserAgentInvalidOption {
 				pos = st.ValueAt("options." + p.Key)
 			}
 			ds.Errorf(pos, p.Err.Code, p.Err.Hint, "step %q: %s", name, p.Err.Message)
@@ -99,7 +91,7 @@ func parseOptions(opts map[string]any) (Settings, []OptionProblem) {
 	s := Settings{APIKeyEnv: DefaultAPIKeyEnv, MaxTurns: DefaultMaxTurns, RequestTimeout: DefaultRequestTimeout}
 	var problems []OptionProblem
 	bad := func(key, hint, format string, args ...any) {
-		problems = append(problems, OptionProblem{Key: key, Err: fault.New(CodeInvalidOption, format, args...).WithHint("%s", hint)})
+		problems = append(problems, OptionProblem{Key: key, Err: fault.New(fault.UserAgentInvalidOption, format, args...).WithHint("%s", hint)})
 	}
 	keys := make([]string, 0, len(opts))
 	for k := range opts {
@@ -171,7 +163,7 @@ func parseOptions(opts map[string]any) (Settings, []OptionProblem) {
 			}
 			s.RequestTimeout = d
 		default:
-			problems = append(problems, OptionProblem{Key: key, Err: fault.New(CodeUnknownOption,
+			problems = append(problems, OptionProblem{Key: key, Err: fault.New(fault.UserAgentUnknownOption,
 				"unknown option %q for provider %s", key, Name).WithHint("%s", workflow.DidYouMean(key, OptionNames))})
 		}
 	}
@@ -188,19 +180,19 @@ func resolveSettings(opts map[string]any, getenv func(string) string) (Settings,
 	if s.BaseURL == "" {
 		env := strings.TrimSpace(getenv(EnvBaseURL))
 		if env == "" {
-			return s, fault.New(CodeMissingOption, "provider %s needs an endpoint: neither options.base_url nor %s is set", Name, EnvBaseURL).
+			return s, fault.New(fault.UserAgentMissingOption, "provider %s needs an endpoint: neither options.base_url nor %s is set", Name, EnvBaseURL).
 				WithHint("set options.base_url or export %s, e.g. http://127.0.0.1:11434/v1 for Ollama", EnvBaseURL)
 		}
 		u, err := normalizeBaseURL(env)
 		if err != nil {
-			return s, fault.New(CodeInvalidOption, "%s: %v", EnvBaseURL, err).WithHint("export it as a URL such as http://127.0.0.1:11434/v1")
+			return s, fault.New(fault.UserAgentInvalidOption, "%s: %v", EnvBaseURL, err).WithHint("export it as a URL such as http://127.0.0.1:11434/v1")
 		}
 		s.BaseURL = u
 	}
 	if s.Model == "" {
 		s.Model = strings.TrimSpace(getenv(EnvModel))
 		if s.Model == "" {
-			return s, fault.New(CodeMissingOption, "provider %s needs a model: neither options.model nor %s is set", Name, EnvModel).
+			return s, fault.New(fault.UserAgentMissingOption, "provider %s needs a model: neither options.model nor %s is set", Name, EnvModel).
 				WithHint("set options.model or export %s (GET %s/models lists what the server offers)", EnvModel, s.BaseURL)
 		}
 	}

@@ -25,21 +25,21 @@ func TestValidateOptions(t *testing.T) {
 			"temperature": 0.7, "max_tokens": int64(512), "max_turns": 10, "request_timeout": "90s"}, nil},
 		{"integral float and int temperature", map[string]any{"max_tokens": 100.0, "temperature": int64(1)}, nil},
 		{"misspelt names get a suggestion", map[string]any{"modle": "x", "base-url": "http://h", "max_turn": 3}, []string{
-			"base-url " + CodeUnknownOption + " did you mean 'base_url'?",
-			"max_turn " + CodeUnknownOption + " did you mean 'max_turns'?",
-			"modle " + CodeUnknownOption + " did you mean 'model'?",
+			"base-url " + fault.UserAgentUnknownOption + " did you mean 'base_url'?",
+			"max_turn " + fault.UserAgentUnknownOption + " did you mean 'max_turns'?",
+			"modle " + fault.UserAgentUnknownOption + " did you mean 'model'?",
 		}},
-		{"unrelated name lists the valid ones", map[string]any{"flavour": "x"}, []string{"flavour " + CodeUnknownOption + " valid: base_url, model"}},
+		{"unrelated name lists the valid ones", map[string]any{"flavour": "x"}, []string{"flavour " + fault.UserAgentUnknownOption + " valid: base_url, model"}},
 		{"ill-typed values", map[string]any{
 			"base_url": "localhost:8080", "model": 3, "api_key_env": "sk-abc def", "temperature": "hot",
 			"max_tokens": 1.5, "max_turns": int64(0), "request_timeout": 30}, []string{
-			"api_key_env " + CodeInvalidOption + " not the key itself",
-			"base_url " + CodeInvalidOption + " http://127.0.0.1:11434/v1",
-			"max_tokens " + CodeInvalidOption + " whole number",
-			"max_turns " + CodeInvalidOption + " between 1 and 1000",
-			"model " + CodeInvalidOption + " non-empty string",
-			"request_timeout " + CodeInvalidOption + " 90s or 2m",
-			"temperature " + CodeInvalidOption + " between 0 and 2",
+			"api_key_env " + fault.UserAgentInvalidOption + " not the key itself",
+			"base_url " + fault.UserAgentInvalidOption + " http://127.0.0.1:11434/v1",
+			"max_tokens " + fault.UserAgentInvalidOption + " whole number",
+			"max_turns " + fault.UserAgentInvalidOption + " between 1 and 1000",
+			"model " + fault.UserAgentInvalidOption + " non-empty string",
+			"request_timeout " + fault.UserAgentInvalidOption + " 90s or 2m",
+			"temperature " + fault.UserAgentInvalidOption + " between 0 and 2",
 		}},
 	}
 	for _, tc := range tests {
@@ -89,10 +89,10 @@ func TestResolveSettings(t *testing.T) {
 		code string
 		hint string
 	}{
-		{"no base_url anywhere", nil, map[string]string{"OPENAI_MODEL": "m"}, CodeMissingOption, "OPENAI_BASE_URL"},
-		{"no model anywhere", map[string]any{"base_url": "http://h/v1"}, nil, CodeMissingOption, "http://h/v1/models"},
-		{"bad env URL", nil, map[string]string{"OPENAI_BASE_URL": "ftp://x", "OPENAI_MODEL": "m"}, CodeInvalidOption, "URL"},
-		{"unknown option at run time", map[string]any{"modle": "x"}, env, CodeUnknownOption, "did you mean 'model'?"},
+		{"no base_url anywhere", nil, map[string]string{"OPENAI_MODEL": "m"}, fault.UserAgentMissingOption, "OPENAI_BASE_URL"},
+		{"no model anywhere", map[string]any{"base_url": "http://h/v1"}, nil, fault.UserAgentMissingOption, "http://h/v1/models"},
+		{"bad env URL", nil, map[string]string{"OPENAI_BASE_URL": "ftp://x", "OPENAI_MODEL": "m"}, fault.UserAgentInvalidOption, "URL"},
+		{"unknown option at run time", map[string]any{"modle": "x"}, env, fault.UserAgentUnknownOption, "did you mean 'model'?"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,10 +128,10 @@ func TestCheckWorkflowPointsAtTheOption(t *testing.T) {
 	if len(ds) != 2 {
 		t.Fatalf("diagnostics = %v, want 2 (claude's options are not ours to check)", ds)
 	}
-	if ds[0].Code != CodeInvalidOption || ds[0].Position != valPos || !strings.Contains(ds[0].Message, `step "ask"`) {
+	if ds[0].Code != fault.UserAgentInvalidOption || ds[0].Position != valPos || !strings.Contains(ds[0].Message, `step "ask"`) {
 		t.Errorf("first = %v, want the invalid max_turns at its value", ds[0])
 	}
-	if ds[1].Code != CodeUnknownOption || ds[1].Position != keyPos || ds[1].Hint != "did you mean 'model'?" {
+	if ds[1].Code != fault.UserAgentUnknownOption || ds[1].Position != keyPos || ds[1].Hint != "did you mean 'model'?" {
 		t.Errorf("second = %v, want the unknown key at its key", ds[1])
 	}
 	if len(CheckWorkflow(context.Background(), nil)) != 0 {

@@ -120,20 +120,20 @@ func (l *loop) run(ctx context.Context) (ports.AgentResult, error) {
 		}
 		if len(t.ToolCalls) == 0 {
 			if t.FinishReason == "tool_calls" {
-				return l.res, fault.New(CodeInfiniteLoop, "model %q ended turn %d asking for tool calls but sent none; stopping so the step cannot loop forever", l.s.Model, turn).
+				return l.res, fault.New(fault.UserMCPProxyInfiniteLoopGuard, "model %q ended turn %d asking for tool calls but sent none; stopping so the step cannot loop forever", l.s.Model, turn).
 					WithHint("the model or its server mishandles tool calling; try another model, or check the server's tool-call parser")
 			}
 			l.res.Output = t.Content
 			return l.res, nil
 		}
 		if turn >= l.s.MaxTurns {
-			return l.res, fault.New(CodeInfiniteLoop, "model %q still asked for tools after max_turns (%d) turns; stopping so the step cannot loop forever", l.s.Model, l.s.MaxTurns).
+			return l.res, fault.New(fault.UserMCPProxyInfiniteLoopGuard, "model %q still asked for tools after max_turns (%d) turns; stopping so the step cannot loop forever", l.s.Model, l.s.MaxTurns).
 				WithHint("raise options.max_turns if the task really needs more turns, or make the prompt more specific")
 		}
 		l.msgs = append(l.msgs, message{Role: "assistant", Content: t.Content, ToolCalls: t.ToolCalls})
 		for _, c := range t.ToolCalls {
 			if err := ctx.Err(); err != nil {
-				return l.res, fault.Wrap(context.Cause(ctx), CodeCancelled, "the step ended while running the tool calls of model %q", l.s.Model)
+				return l.res, fault.Wrap(context.Cause(ctx), fault.ExecutionAgentCancelled, "the step ended while running the tool calls of model %q", l.s.Model)
 			}
 			l.msgs = append(l.msgs, message{Role: "tool", ToolCallID: c.ID, Content: l.callTool(ctx, c)})
 		}

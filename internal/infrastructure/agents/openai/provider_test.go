@@ -202,8 +202,8 @@ func TestLoopGuard(t *testing.T) {
 			ms := newModelServer(t, reply)
 			sess := newSession("Read")
 			_, err := testProvider(nil).Run(context.Background(), stepRequest(ms, sess, tc.opts))
-			if fault.CodeOf(err) != CodeInfiniteLoop || !strings.Contains(err.Error(), tc.inMessage) {
-				t.Fatalf("err = %v, want %s mentioning %q", err, CodeInfiniteLoop, tc.inMessage)
+			if fault.CodeOf(err) != fault.UserMCPProxyInfiniteLoopGuard || !strings.Contains(err.Error(), tc.inMessage) {
+				t.Fatalf("err = %v, want %s mentioning %q", err, fault.UserMCPProxyInfiniteLoopGuard, tc.inMessage)
 			}
 			if n := len(ms.got()); n != tc.requests {
 				t.Errorf("%d model requests, want %d", n, tc.requests)
@@ -219,7 +219,7 @@ func TestLoopGuard(t *testing.T) {
 func TestDefaultMaxTurnsIs25(t *testing.T) {
 	ms := newModelServer(t, sse(toolChunk(0, "r", "Read", `{}`), finishChunk("tool_calls")))
 	_, err := testProvider(nil).Run(context.Background(), stepRequest(ms, newSession("Read"), nil))
-	if fault.CodeOf(err) != CodeInfiniteLoop || len(ms.got()) != DefaultMaxTurns {
+	if fault.CodeOf(err) != fault.UserMCPProxyInfiniteLoopGuard || len(ms.got()) != DefaultMaxTurns {
 		t.Fatalf("err = %v after %d requests, want the guard after %d", err, len(ms.got()), DefaultMaxTurns)
 	}
 }
@@ -253,8 +253,8 @@ func TestStepContextBoundsTheLoop(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := testProvider(nil).Run(ctx, stepRequest(ms, nil, nil))
-	if fault.CodeOf(err) != CodeCancelled || !errors.Is(err, context.Canceled) {
-		t.Fatalf("err = %v, want %s wrapping context.Canceled", err, CodeCancelled)
+	if fault.CodeOf(err) != fault.ExecutionAgentCancelled || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want %s wrapping context.Canceled", err, fault.ExecutionAgentCancelled)
 	}
 }
 

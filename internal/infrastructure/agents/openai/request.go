@@ -20,7 +20,7 @@ import (
 func (l *loop) request(ctx context.Context, turn int, tools []toolSpec) (Turn, error) {
 	body, err := json.Marshal(l.body(tools))
 	if err != nil {
-		return Turn{}, fault.Wrap(err, "SYSTEM.AGENT.ENCODE", "cannot encode the request for model %q", l.s.Model)
+		return Turn{}, fault.Wrap(err, fault.SystemAgentEncode, "cannot encode the request for model %q", l.s.Model)
 	}
 	ctx, span := l.p.tracer.Start(ctx, "llm.request", trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(

@@ -148,7 +148,7 @@ func TestPrivateConfig(t *testing.T) {
 		}
 		v, _ := schema.Parse(nil)
 		_, err := plan(ports.AgentRequest{Step: "s", Attach: attach(true)}, v, "/t/opencode", []string{"OPENCODE_CONFIG=" + bad})
-		if fault.CodeOf(err) != cli.CodeSetup || !strings.Contains(err.Error(), bad) {
+		if fault.CodeOf(err) != fault.ExecutionAgentSetup || !strings.Contains(err.Error(), bad) {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -198,12 +198,12 @@ func TestParseRecordedStreams(t *testing.T) {
 	}{
 		{name: "success after a tool call", res: cli.Result{Stdout: read("success.jsonl")},
 			want: ports.AgentResult{Output: "FINAL \"     1\\tMARKER-42 secret file content\\n\"", InputTokens: 34, OutputTokens: 8, SessionID: "ses_dfbab57baffeW7Ie12tNgdta09"}},
-		{name: "API error", res: cli.Result{ExitCode: 1, Stdout: read("api_error.jsonl")}, wantCode: cli.CodeAgentError,
+		{name: "API error", res: cli.Result{ExitCode: 1, Stdout: read("api_error.jsonl")}, wantCode: fault.ExecutionAgentError,
 			wantText: "APIError: model fail not found", want: ports.AgentResult{SessionID: "ses_dfba7d5e1ffemniF1ykRAhLF4S"}},
-		{name: "unknown provider", res: cli.Result{ExitCode: 1, Stdout: read("unknown_model.jsonl")}, wantCode: cli.CodeAgentError,
+		{name: "unknown provider", res: cli.Result{ExitCode: 1, Stdout: read("unknown_model.jsonl")}, wantCode: fault.ExecutionAgentError,
 			wantText: "UnknownError: Unexpected server error", want: ports.AgentResult{SessionID: "ses_dfba7c26fffeN4T2Qdb61UtEh0"}},
-		{name: "nothing", res: cli.Result{}, wantCode: cli.CodeBadOutput},
-		{name: "crash", res: cli.Result{ExitCode: 134, Stderr: "panic: boom"}, wantCode: cli.CodeFailed, wantText: "panic: boom"},
+		{name: "nothing", res: cli.Result{}, wantCode: fault.ExecutionAgentBadOutput},
+		{name: "crash", res: cli.Result{ExitCode: 134, Stderr: "panic: boom"}, wantCode: fault.ExecutionAgentCLIFailed, wantText: "panic: boom"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

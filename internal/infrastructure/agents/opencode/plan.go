@@ -59,7 +59,7 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.
 		}
 		if a != nil {
 			if a.ServerName == "" || a.Command == "" {
-				return p, fault.New(cli.CodeSetup, "the proxy attachment of step %q names no server or command", req.Step)
+				return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
 			}
 			servers, _ := cfg["mcp"].(map[string]any)
 			if servers == nil {
@@ -87,7 +87,7 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.
 		}
 		data, err := json.MarshalIndent(cfg, "", "  ")
 		if err != nil {
-			return p, fault.Wrap(err, cli.CodeSetup, "cannot encode opencode's private config")
+			return p, fault.Wrap(err, fault.ExecutionAgentSetup, "cannot encode opencode's private config")
 		}
 		file := filepath.Join(dir, "opencode.json")
 		p.Files = append(p.Files, cli.File{Path: file, Data: data})

@@ -55,24 +55,24 @@ var _ ports.ToolProvider = (*Provider)(nil)
 // New checks the options and returns a ready Provider.
 func New(opts Options) (*Provider, error) {
 	if opts.Root == "" {
-		return nil, fault.New("USER.BUILTINS.NO_ROOT", "no root directory given for the built-in tools").
+		return nil, fault.New(fault.UserBuiltinsNoRoot, "no root directory given for the built-in tools").
 			WithHint("set the step's root directory")
 	}
 	abs, err := filepath.Abs(opts.Root)
 	if err != nil {
-		return nil, fault.Wrap(err, "USER.BUILTINS.BAD_ROOT", "cannot make root %q absolute", opts.Root)
+		return nil, fault.Wrap(err, fault.UserBuiltinsBadRoot, "cannot make root %q absolute", opts.Root)
 	}
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return nil, fault.Wrap(err, "USER.BUILTINS.BAD_ROOT", "root %q cannot be resolved", abs).
+		return nil, fault.Wrap(err, fault.UserBuiltinsBadRoot, "root %q cannot be resolved", abs).
 			WithHint("create the directory or point the step at an existing one")
 	}
 	fi, err := os.Stat(real)
 	if err != nil || !fi.IsDir() {
-		return nil, fault.New("USER.BUILTINS.BAD_ROOT", "root %q is not a directory", abs)
+		return nil, fault.New(fault.UserBuiltinsBadRoot, "root %q is not a directory", abs)
 	}
 	if opts.MaxOutputBytes < 0 {
-		return nil, fault.New("USER.BUILTINS.BAD_OPTION", "MaxOutputBytes is negative (%d)", opts.MaxOutputBytes)
+		return nil, fault.New(fault.UserBuiltinsBadOption, "MaxOutputBytes is negative (%d)", opts.MaxOutputBytes)
 	}
 	maxOut := opts.MaxOutputBytes
 	if maxOut == 0 {
@@ -121,14 +121,14 @@ var handlers = map[string]handler{
 func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage) (res tool.Result, err error) {
 	h, ok := handlers[name]
 	if !ok {
-		return tool.Result{}, fault.New("SYSTEM.BUILTINS.UNKNOWN_TOOL", "the built-in provider has no tool %q", name).
+		return tool.Result{}, fault.New(fault.SystemBuiltinsUnknownTool, "the built-in provider has no tool %q", name).
 			WithHint("built-in tools are Read, Write, Edit, Bash, Glob and Grep")
 	}
 	p.closeMu.Lock()
 	closed := p.closed
 	p.closeMu.Unlock()
 	if closed {
-		return tool.Result{}, fault.New("SYSTEM.BUILTINS.CLOSED", "the built-in tool provider is closed")
+		return tool.Result{}, fault.New(fault.SystemBuiltinsClosed, "the built-in tool provider is closed")
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -24,14 +24,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// CodeInvalidSchema is the code of an operation whose input schema awf cannot list as a tool's.
-// It is the router's code for the same problem, so both layers report it alike.
-const CodeInvalidSchema = "USER.MCP_PROXY.INVALID_SCHEMA"
-
-// CodeUnknownTool is for a call for a tool this provider does not serve (a routing bug, never the
-// agent's doing: the router only dispatches listed names).
-const CodeUnknownTool = "SYSTEM.MCP_PROXY.UNKNOWN_TOOL"
-
 // noArguments is the schema of an operation that declares none.
 var noArguments = json.RawMessage(`{"type":"object"}`)
 
@@ -116,7 +108,7 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 	for _, name := range p.expose {
 		op, ok := byName[name]
 		if !ok {
-			unknown = append(unknown, fault.New(ports.CodeUnknownOperation, "plugin %q has no operation %q", p.plugin, name).
+			unknown = append(unknown, fault.New(fault.UserMCPProxyUnknownOperation, "plugin %q has no operation %q", p.plugin, name).
 				WithHint("%s", hintFor(name, names)))
 			continue
 		}
@@ -142,7 +134,7 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 		errs = append(errs, errors.Join(unknown...))
 	}
 	if len(badSchemas) > 0 {
-		errs = append(errs, fault.New(CodeInvalidSchema, "%s", strings.Join(badSchemas, "\n")).
+		errs = append(errs, fault.New(fault.UserMCPProxyInvalidSchema, "%s", strings.Join(badSchemas, "\n")).
 			WithHint("fix the operation's input schema in the plugin: a JSON object with \"type\": \"object\" at the top"))
 	}
 	if len(errs) > 0 {
@@ -156,7 +148,7 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
 	op, ok := p.byTool[name]
 	if !ok {
-		return tool.Result{}, fault.New(CodeUnknownTool, "tool %q is not served by %s", name, p.Source())
+		return tool.Result{}, fault.New(fault.SystemMCPProxyUnknownTool, "tool %q is not served by %s", name, p.Source())
 	}
 	return p.ops.Execute(ctx, p.plugin, op, args)
 }

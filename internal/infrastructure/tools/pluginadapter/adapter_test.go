@@ -113,8 +113,8 @@ func TestListToolsRejectsBadSchemas(t *testing.T) {
 			t.Errorf("schema %s accepted as %+v", tt.schema, defs)
 			continue
 		}
-		if fault.CodeOf(err) != CodeInvalidSchema || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), `operation "op" of plugin "p"`) {
-			t.Errorf("schema %s: error %v, want %s mentioning %q", tt.schema, err, CodeInvalidSchema, tt.want)
+		if fault.CodeOf(err) != fault.UserMCPProxyInvalidSchema || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), `operation "op" of plugin "p"`) {
+			t.Errorf("schema %s: error %v, want %s mentioning %q", tt.schema, err, fault.UserMCPProxyInvalidSchema, tt.want)
 		}
 	}
 }
@@ -126,10 +126,10 @@ func TestListToolsUnknownOperations(t *testing.T) {
 		t.Fatal("unknown operations accepted")
 	}
 	var fe *fault.Error
-	if !errors.As(err, &fe) || fe.Code != ports.CodeUnknownOperation || fe.Hint != "did you mean 'get'?" {
-		t.Fatalf("first error = %#v, want %s with did-you-mean", fe, ports.CodeUnknownOperation)
+	if !errors.As(err, &fe) || fe.Code != fault.UserMCPProxyUnknownOperation || fe.Hint != "did you mean 'get'?" {
+		t.Fatalf("first error = %#v, want %s with did-you-mean", fe, fault.UserMCPProxyUnknownOperation)
 	}
-	for _, s := range []string{`no operation "gte"`, `no operation "zzzzzz"`, "valid: get, list, put, bad", CodeInvalidSchema} {
+	for _, s := range []string{`no operation "gte"`, `no operation "zzzzzz"`, "valid: get, list, put, bad", fault.UserMCPProxyInvalidSchema} {
 		if !strings.Contains(err.Error(), s) {
 			t.Errorf("error does not report %q (every problem at once):\n%v", s, err)
 		}
@@ -143,7 +143,7 @@ func TestListToolsUnknownOperations(t *testing.T) {
 }
 
 func TestListToolsPassesHostErrors(t *testing.T) {
-	hostErr := fault.New(ports.CodeUnknownPlugin, "plugin %q is not declared", "nope")
+	hostErr := fault.New(fault.UserMCPProxyUnknownPlugin, "plugin %q is not declared", "nope")
 	_, err := New(&fakeOps{listErr: hostErr}, "nope", []string{"x"}).ListTools(context.Background())
 	if !errors.Is(err, hostErr) {
 		t.Errorf("ListTools = %v, want the host's error", err)
@@ -160,7 +160,7 @@ func TestCallToolRoutesToTheOperation(t *testing.T) {
 	if len(f.calls) != 1 || f.calls[0] != `my_plugin.a_b {"x":1}` {
 		t.Errorf("calls = %v", f.calls)
 	}
-	if _, err := p.CallTool(context.Background(), "my_plugin_zzz", nil); fault.CodeOf(err) != CodeUnknownTool {
+	if _, err := p.CallTool(context.Background(), "my_plugin_zzz", nil); fault.CodeOf(err) != fault.SystemMCPProxyUnknownTool {
 		t.Errorf("unknown tool = %v", err)
 	}
 	f.execErr = errors.New(`plugin "my_plugin" exited during the call`)

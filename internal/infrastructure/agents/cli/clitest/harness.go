@@ -171,8 +171,8 @@ func (h *Harness) CheckCancel(provider ports.AgentProvider, attach *ports.ProxyA
 	cancel()
 	select {
 	case err := <-errc:
-		if fault.CodeOf(err) != cli.CodeStopped || !errors.Is(err, context.Canceled) {
-			h.T.Errorf("want %s wrapping context.Canceled, got %v", cli.CodeStopped, err)
+		if fault.CodeOf(err) != fault.ExecutionAgentStopped || !errors.Is(err, context.Canceled) {
+			h.T.Errorf("want %s wrapping context.Canceled, got %v", fault.ExecutionAgentStopped, err)
 		}
 	case <-time.After(10 * time.Second):
 		h.T.Fatal("Run did not return after Ctrl+C")

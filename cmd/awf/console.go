@@ -1,0 +1,68 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/awf-dev/awf/internal/application/run"
+)
+
+// textObserver prints each step of a run to the terminal as it starts and ends.
+type textObserver struct{ out io.Writer }
+
+func (o *textObserver) StepStarted(name, kind string) {
+	fmt.Fprintf(o.out, "▶ %s (%s)\n", name, kind)
+}
+
+func (o *textObserver) StepFinished(r run.StepResult) {
+	mark := "✓"
+	if r.Status != run.StepSuccess {
+		mark = "✗"
+	}
+	line := fmt.Sprintf("%s %s %s in %s", mark, r.Name, r.Status, r.Duration.Round(time.Millisecond))
+	if r.Status != run.StepSuccess && r.Error != "" {
+		line += ": " + r.Error
+	}
+	if r.Next != "" {
+		line += " → " + r.Next
+	}
+	fmt.Fprintln(o.out, line)
+	if r.Tools != "" {
+		fmt.Fprintln(o.out, "  "+r.Tools)
+	}
+	printIndented(o.out, r.Output)
+	if r.Status != run.StepSuccess {
+		printIndented(o.out, r.Stderr)
+	}
+}
+
+// printIndented shows a step's output under its line, at most maxShownLines lines, so the
+// terminal shows what happened without drowning in it; the full text is in --format json.
+func printIndented(w io.Writer, text string) {
+	const maxShownLines = 20
+	text = strings.TrimRight(text, "\n")
+	if text == "" {
+		return
+	}
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if i == maxShownLines {
+			fmt.Fprintf(w, "  │ … %d more lines (see --format json)\n", len(lines)-maxShownLines)
+			break
+		}
+		fmt.Fprintln(w, "  │ "+l)
+	}
+}
+
+func printRunText(out io.Writer, res *run.Result, err error) {
+	switch res.Status {
+	case "success":
+		fmt.Fprintf(out, "Workflow '%s' succeeded in %s (terminal %s)\n", res.Workflow, res.Duration.Round(time.Millisecond), res.Terminal)
+	case "failure":
+		fmt.Fprintf(out, "Workflow '%s' failed in %s\n", res.Workflow, res.Duration.Round(time.Millisecond))
+	case "interrupted":
+		fmt.Fprintf(out, "Workflow '%s' interrupted after %s\n", res.Workflow, res.Duration.Round(time.Millisecond))
+	}
+}

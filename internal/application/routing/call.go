@@ -1,0 +1,168 @@
+package routing
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// call is what is known about one tool call as it goes through the router; finish turns it into
+// the span attributes, the log line and the activity record.
+type call struct {
+	name    string
+	source  tool.Source
+	args    map[string]any
+	intent  tool.Intent
+	code    string // the policy's code for a refusal or warning
+	outcome activity.Outcome
+	errText string
+	stack   []byte // set when a panic was recovered
+	start   time.Time
+}
+
+// callOptions is how one call is judged: by which policy, with what declared, and which tools
+// the caller can see (for the suggestions of a not-found message).
+type callOptions struct {
+	policy   Policy
+	declared tool.Declaration
+	visible  func(tool.Definition) bool // nil: every tool
+}
+
+// fail marks the call failed with msg and returns msg as an error result for the agent.
+func (c *call) fail(outcome activity.Outcome, msg string) tool.Result {
+	c.outcome = outcome
+	c.errText = msg
+	return tool.Error(msg)
+}
+
+// CallTool runs one tool call: lookup, argument parsing, the policy, schema validation, dispatch.
+// It never returns a Go error: every failure (unknown tool, bad arguments, refusal, a provider
+// that failed or panicked, cancellation) is an IsError result whose text tells the model what
+// went wrong and what to do, because that is what an agent can react to. Each call yields exactly
+// one span, one log line and one activity record, whatever its outcome.
+//
+// It is a direct call: nothing is declared and the variant is the tool's CallWith. Cancellation
+// is cooperative: CallTool returns when the provider does, and providers are expected to honour
+// ctx (the built-ins kill their process group, plugins cancel the RPC).
+func (r *Router) CallTool(ctx context.Context, name string, args json.RawMessage) tool.Result {
+	return r.invoke(ctx, name, args, callOptions{policy: r.opts.Policy})
+}
+
+// CallWithIntent is CallTool for a call that came through a variant and may carry a declared
+// intent (split mode, `awf call tool-read`). The declaration goes to the Policy, which judges it
+// against the tool's annotations as they are now, and is recorded whatever the decision.
+func (r *Router) CallWithIntent(ctx context.Context, name string, args json.RawMessage, declared tool.Declaration) tool.Result {
+	return r.invoke(ctx, name, args, callOptions{policy: r.opts.Policy, declared: declared})
+}
+
+// invoke instruments one call and runs it with the given options.
+func (r *Router) invoke(ctx context.Context, name string, args json.RawMessage, o callOptions) (res tool.Result) {
+	c, ctx, span := r.begin(ctx, name)
+	defer func() { r.finish(ctx, span, c) }()
+	defer func() {
+		if p := recover(); p != nil {
+			c.stack = debug.Stack()
+			res = c.fail(activity.OutcomeError, fmt.Sprintf(
+				"internal error in awf while calling tool %s: %v. This is an awf bug, not a problem with your call; please report it. The call was not completed.", c.name, p))
+		}
+	}()
+	return r.dispatch(ctx, c, name, args, o)
+}
+
+// begin starts the span of one call. The name is the model's input: it is bounded before it
+// becomes a span name and a log field (registered names are at most maxToolName bytes, so
+// lookups are unaffected).
+func (r *Router) begin(ctx context.Context, name string) (*call, context.Context, trace.Span) {
+	c := &call{name: truncateString(name, 2*maxToolName), outcome: activity.OutcomeSuccess, start: r.opts.Now()}
+	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name,
+		trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(
+			attribute.String("awf.tool.name", c.name),
+			attribute.String("awf.run.id", r.opts.RunID),
+			attribute.String("awf.step", r.opts.Step),
+		))
+	return c, ctx, span
+}
+
+// dispatch is CallTool without the instrumentation.
+func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.RawMessage, o callOptions) tool.Result {
+	if r.closed.Load() {
+		return c.fail(activity.OutcomeError, fmt.Sprintf("tool %s cannot be called: the tool router is closed (the step has ended)", c.name))
+	}
+	cat := r.cat.Load()
+	e, ok := cat.entries[name]
+	if !ok {
+		c.intent.Variant = o.declared.Variant
+		return c.fail(activity.OutcomeError, cat.notFound(c.name, o.visible))
+	}
+	c.source = e.def.Source
+	dispatchArgs, args, msg := parseArgs(raw)
+	if msg != "" {
+		return c.fail(activity.OutcomeError, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
+	}
+	c.args = args
+
+	d := o.policy.Decide(e.def, CallInfo{Tool: c.name, Args: args, Declared: o.declared})
+	c.intent = d.Intent
+	c.code = d.Code
+	if !d.Allow {
+		msg := d.Message
+		if msg == "" {
+			msg = fmt.Sprintf("tool %s was refused by the step's tool policy", c.name)
+		}
+		return c.fail(activity.OutcomeRefused, msg)
+	}
+	if msg := validateArgs(e.schema, args); msg != "" {
+		return c.fail(activity.OutcomeError, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
+	}
+	if err := ctx.Err(); err != nil {
+		return c.fail(activity.OutcomeError, cancelledMessage(c.name, err))
+	}
+
+	res, err := e.provider.CallTool(ctx, name, dispatchArgs)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return c.fail(activity.OutcomeError, cancelledMessage(c.name, cerr))
+		}
+		return c.fail(activity.OutcomeError, fmt.Sprintf("%s failed: %v", c.source, err))
+	}
+	if res.Content == nil {
+		res.Content = []tool.Content{} // MCP wants an array, never null
+	}
+	if res.IsError {
+		c.outcome = activity.OutcomeError
+		c.errText = res.JoinedText()
+	}
+	return res
+}
+
+func cancelledMessage(name string, err error) string {
+	return fmt.Sprintf("cancelled: the call to %s was stopped before it finished (%v)", name, err)
+}
+
+// notFound explains an unknown tool name, with the likely intended one and the list to pick
+// from, both limited to the tools the caller can see.
+func (cat *catalog) notFound(name string, visible func(tool.Definition) bool) string {
+	names := cat.order
+	if visible != nil {
+		names = make([]string, 0, len(cat.order))
+		for _, n := range cat.order {
+			if visible(cat.entries[n].def) {
+				names = append(names, n)
+			}
+		}
+	}
+	msg := fmt.Sprintf("tool %s not found", name)
+	if c := closest(name, names); c != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", c)
+	}
+	return msg + "; available tools: " + listNames(names)
+}

@@ -1,0 +1,172 @@
+package routing
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// activityTimeout bounds the write of one activity record, so a stuck sink cannot hold the
+// agent's call forever. It is detached from the call's context: a cancelled call is still
+// recorded.
+const activityTimeout = 5 * time.Second
+
+// finish ends the span, writes the log line and appends the activity record of one call. It is
+// the only place a tool call is instrumented.
+func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
+	durationMS := float64(r.opts.Now().Sub(c.start).Microseconds()) / 1000
+	errText := truncateString(c.errText, maxRecordedString)
+	c.intent = truncateIntent(c.intent)
+
+	if span.IsRecording() { // a no-op tracer (telemetry off) pays nothing for attributes
+		attrs := make([]attribute.KeyValue, 0, 12)
+		attrs = append(attrs,
+			attribute.Float64("awf.tool.duration_ms", durationMS),
+			attribute.String("awf.tool.outcome", string(c.outcome)),
+		)
+		if c.source != "" {
+			attrs = append(attrs, attribute.String("awf.tool.source", string(c.source)))
+		}
+		attrs = appendIntentAttributes(attrs, c.intent, c.code)
+		span.SetAttributes(attrs...)
+		if c.outcome != activity.OutcomeSuccess {
+			span.SetAttributes(attribute.String("error", errText))
+			span.SetStatus(codes.Error, errText)
+		}
+	}
+	var traceID string
+	if sc := span.SpanContext(); sc.HasTraceID() {
+		traceID = sc.TraceID().String()
+	}
+	span.End()
+
+	r.log(c, durationMS, errText, traceID)
+	r.record(ctx, c, durationMS, errText, traceID)
+}
+
+// maxIntentString bounds each intent string kept in a span, a log line or a record. The rule
+// refuses reasons over tool.MaxReason characters, but a refused call is recorded too, with
+// whatever the agent sent.
+const maxIntentString = 4 * tool.MaxReason
+
+// truncateIntent bounds every free-text field of an intent.
+func truncateIntent(in tool.Intent) tool.Intent {
+	in.Variant = tool.Variant(truncateString(string(in.Variant), maxToolName))
+	in.OperationType = truncateString(in.OperationType, maxToolName)
+	in.DataSensitivity = truncateString(in.DataSensitivity, maxToolName)
+	in.Reason = truncateString(in.Reason, maxIntentString)
+	in.Warning = truncateString(in.Warning, maxRecordedString)
+	return in
+}
+
+// appendIntentAttributes appends the awf.intent.* span attributes to out; empty parts are left
+// out.
+func appendIntentAttributes(out []attribute.KeyValue, in tool.Intent, code string) []attribute.KeyValue {
+	add := func(key, val string) {
+		if val != "" {
+			out = append(out, attribute.String(key, val))
+		}
+	}
+	add("awf.intent.variant", string(in.Variant))
+	add("awf.intent.decision", in.Decision)
+	add("awf.intent.operation_type", in.OperationType)
+	add("awf.intent.data_sensitivity", in.DataSensitivity)
+	add("awf.intent.reason", in.Reason)
+	add("awf.intent.warning", in.Warning)
+	add("awf.intent.code", code)
+	return out
+}
+
+// log writes the call's one line: Info on success, Warn on failure, refusal or policy warning,
+// Error with the stack when a panic was recovered.
+func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
+	decision := c.intent.Decision
+	if decision == "" {
+		decision = decisionUnknown
+	}
+	fields := make([]zap.Field, 0, 16)
+	fields = append(fields,
+		zap.String("tool", c.name),
+		zap.String("source", string(c.source)),
+		zap.String("variant", string(c.intent.Variant)),
+		zap.String("decision", decision),
+		zap.String("outcome", string(c.outcome)),
+		zap.Float64("duration_ms", durationMS),
+		zap.String("step", r.opts.Step),
+		zap.String("run_id", r.opts.RunID),
+	)
+	if errText != "" {
+		fields = append(fields, zap.String("error", errText))
+	}
+	if c.intent.Warning != "" {
+		fields = append(fields, zap.String("warning", c.intent.Warning))
+	}
+	if c.code != "" {
+		fields = append(fields, zap.String("code", c.code))
+	}
+	for _, f := range [...]struct{ key, val string }{
+		{"operation_type", c.intent.OperationType},
+		{"data_sensitivity", c.intent.DataSensitivity},
+		{"reason", c.intent.Reason},
+	} {
+		if f.val != "" {
+			fields = append(fields, zap.String(f.key, f.val))
+		}
+	}
+	if traceID != "" {
+		fields = append(fields, zap.String("trace_id", traceID))
+	}
+	switch {
+	case c.stack != nil:
+		r.opts.Logger.Error("tool call panicked (awf bug)", append(fields, zap.ByteString("stack", c.stack))...)
+	case c.outcome != activity.OutcomeSuccess || c.intent.Warning != "":
+		r.opts.Logger.Warn("tool call", fields...)
+	default:
+		r.opts.Logger.Info("tool call", fields...)
+	}
+}
+
+// record appends the call's activity record. A failing sink is logged and never fails the call:
+// losing a record is bad, losing the agent's work because of it is worse.
+func (r *Router) record(ctx context.Context, c *call, durationMS float64, errText, traceID string) {
+	if r.opts.Activity == nil {
+		return
+	}
+	rec := activity.Record{
+		ID:         newRecordID(),
+		Time:       c.start.UTC(),
+		RunID:      r.opts.RunID,
+		Step:       r.opts.Step,
+		Tool:       c.name,
+		Source:     c.source,
+		Arguments:  truncateArgs(c.args),
+		DurationMS: durationMS,
+		Outcome:    c.outcome,
+		Error:      errText,
+		Intent:     c.intent,
+		TraceID:    traceID,
+	}
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
+	defer cancel()
+	if err := r.opts.Activity.Append(actx, rec); err != nil {
+		r.opts.Logger.Warn("activity record not written; the call itself went ahead",
+			zap.String("tool", c.name), zap.String("record_id", rec.ID), zap.Error(err))
+	}
+}
+
+// newRecordID returns 128 random bits in hex: unique across the processes appending to one
+// activity file without any coordination.
+func newRecordID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never returns an error since Go 1.24
+	return hex.EncodeToString(b[:])
+}

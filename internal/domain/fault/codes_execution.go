@@ -1,0 +1,60 @@
+package fault
+
+// Codes of the EXECUTION category (exit 3). Each code is written here once; every other
+// package names it through these constants. Codes are a public contract: scripts and editor
+// integrations match on them, so a released code is never renamed.
+const (
+	// EXECUTION.AGENT
+	ExecutionAgentAuth = "EXECUTION.AGENT.AUTH"
+	// ExecutionAgentBadOutput: the CLI exited 0 but its output is not the JSON awf asked for.
+	ExecutionAgentBadOutput  = "EXECUTION.AGENT.BAD_OUTPUT"
+	ExecutionAgentBadRequest = "EXECUTION.AGENT.BAD_REQUEST"
+	ExecutionAgentCancelled  = "EXECUTION.AGENT.CANCELLED"
+	// ExecutionAgentCLIFailed: the CLI exited non-zero without saying why in its JSON output.
+	ExecutionAgentCLIFailed = "EXECUTION.AGENT.CLI_FAILED"
+	// ExecutionAgentCLINotFound: the CLI's binary is not installed where awf looked.
+	ExecutionAgentCLINotFound = "EXECUTION.AGENT.CLI_NOT_FOUND"
+	// ExecutionAgentError: the CLI reported the run failed (an API error, a failed turn).
+	ExecutionAgentError              = "EXECUTION.AGENT.ERROR"
+	ExecutionAgentHTTP               = "EXECUTION.AGENT.HTTP"
+	ExecutionAgentHTTPStatus         = "EXECUTION.AGENT.HTTP_STATUS"
+	ExecutionAgentIncompleteResponse = "EXECUTION.AGENT.INCOMPLETE_RESPONSE"
+	ExecutionAgentMalformedResponse  = "EXECUTION.AGENT.MALFORMED_RESPONSE"
+	ExecutionAgentNotFound           = "EXECUTION.AGENT.NOT_FOUND"
+	// ExecutionAgentPermissionDenied: the CLI refused tool calls the model made (Claude's permission_denials): the agent ran without tools it needed, which must not pass silently.
+	ExecutionAgentPermissionDenied    = "EXECUTION.AGENT.PERMISSION_DENIED"
+	ExecutionAgentProviderUnavailable = "EXECUTION.AGENT.PROVIDER_UNAVAILABLE"
+	ExecutionAgentRateLimited         = "EXECUTION.AGENT.RATE_LIMITED"
+	ExecutionAgentRequestTimeout      = "EXECUTION.AGENT.REQUEST_TIMEOUT"
+	ExecutionAgentServerError         = "EXECUTION.AGENT.SERVER_ERROR"
+	// ExecutionAgentSetup: awf could not prepare the run (private files, working directory).
+	ExecutionAgentSetup = "EXECUTION.AGENT.SETUP"
+	// ExecutionAgentStopped: the step's context ended (timeout or Ctrl+C) and the CLI was stopped.
+	ExecutionAgentStopped     = "EXECUTION.AGENT.STOPPED"
+	ExecutionAgentUnreachable = "EXECUTION.AGENT.UNREACHABLE"
+
+	// EXECUTION.COMMAND
+	ExecutionCommandStart = "EXECUTION.COMMAND.START"
+
+	// EXECUTION.MCP_PROXY
+	ExecutionMCPProxyListToolsFailed = "EXECUTION.MCP_PROXY.LIST_TOOLS_FAILED"
+	ExecutionMCPProxyNotServed       = "EXECUTION.MCP_PROXY.NOT_SERVED"
+
+	// EXECUTION.PLUGIN
+	// ExecutionPluginCallFailed: the RPC failed for another reason
+	ExecutionPluginCallFailed = "EXECUTION.PLUGIN.CALL_FAILED"
+	// ExecutionPluginClosed: the host was closed (the step ended)
+	ExecutionPluginClosed = "EXECUTION.PLUGIN.CLOSED"
+	// ExecutionPluginCrashed: the process died during a call
+	ExecutionPluginCrashed = "EXECUTION.PLUGIN.CRASHED"
+	// ExecutionPluginCrashLoop: it died too often; no more restarts
+	ExecutionPluginCrashLoop = "EXECUTION.PLUGIN.CRASH_LOOP"
+	// ExecutionPluginStartFailed: the process did not start or handshake in time
+	ExecutionPluginStartFailed = "EXECUTION.PLUGIN.START_FAILED"
+
+	// EXECUTION.RUN
+	ExecutionRunMaxSteps = "EXECUTION.RUN.MAX_STEPS"
+
+	// EXECUTION.STEP
+	ExecutionStepTimeout = "EXECUTION.STEP.TIMEOUT"
+)

@@ -1,0 +1,38 @@
+package fault
+
+// Codes of the SYSTEM category (exit 4). Each code is written here once; every other
+// package names it through these constants. Codes are a public contract: scripts and editor
+// integrations match on them, so a released code is never renamed.
+const (
+	// SYSTEM.ACTIVITY
+	SystemActivityReadFailed  = "SYSTEM.ACTIVITY.READ_FAILED"
+	SystemActivityWriteFailed = "SYSTEM.ACTIVITY.WRITE_FAILED"
+
+	// SYSTEM.AGENT
+	SystemAgentEncode = "SYSTEM.AGENT.ENCODE"
+
+	// SYSTEM.BUILTINS
+	SystemBuiltinsClosed      = "SYSTEM.BUILTINS.CLOSED"
+	SystemBuiltinsUnknownTool = "SYSTEM.BUILTINS.UNKNOWN_TOOL"
+
+	// SYSTEM.FS
+	SystemFSCwd    = "SYSTEM.FS.CWD"
+	SystemFSRunDir = "SYSTEM.FS.RUN_DIR"
+	SystemFSTemp   = "SYSTEM.FS.TEMP"
+
+	// SYSTEM.INTERNAL
+	SystemInternalUnexpected = "SYSTEM.INTERNAL.UNEXPECTED"
+
+	// SYSTEM.MCP_PROXY
+	SystemMCPProxyClosed = "SYSTEM.MCP_PROXY.CLOSED"
+	SystemMCPProxySetup  = "SYSTEM.MCP_PROXY.SETUP"
+	// SystemMCPProxyUnknownTool: for a call for a tool this provider does not serve (a routing bug, never the agent's doing: the router only dispatches listed names).
+	SystemMCPProxyUnknownTool = "SYSTEM.MCP_PROXY.UNKNOWN_TOOL"
+	SystemMCPProxyUnwired     = "SYSTEM.MCP_PROXY.UNWIRED"
+
+	// SYSTEM.MCP_SERVE
+	SystemMCPServeStart = "SYSTEM.MCP_SERVE.START"
+
+	// SYSTEM.RUN
+	SystemRunUnknownState = "SYSTEM.RUN.UNKNOWN_STATE"
+)

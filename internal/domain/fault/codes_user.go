@@ -1,0 +1,162 @@
+package fault
+
+// Codes of the USER category (exit 1). Each code is written here once; every other
+// package names it through these constants. Codes are a public contract: scripts and editor
+// integrations match on them, so a released code is never renamed.
+const (
+	// USER.ACTIVITY
+	UserActivityAmbiguousID = "USER.ACTIVITY.AMBIGUOUS_ID"
+	UserActivityNotFound    = "USER.ACTIVITY.NOT_FOUND"
+
+	// USER.AGENT
+	// UserAgentInvalidOption: a known option with a value of the wrong type or out of range.
+	UserAgentInvalidOption   = "USER.AGENT.INVALID_OPTION"
+	UserAgentMissingOption   = "USER.AGENT.MISSING_OPTION"
+	UserAgentMissingPrompt   = "USER.AGENT.MISSING_PROMPT"
+	UserAgentMissingProvider = "USER.AGENT.MISSING_PROVIDER"
+	UserAgentPromptConflict  = "USER.AGENT.PROMPT_CONFLICT"
+	UserAgentPromptFile      = "USER.AGENT.PROMPT_FILE"
+	// UserAgentUnknownOption: an option the provider does not know.
+	UserAgentUnknownOption   = "USER.AGENT.UNKNOWN_OPTION"
+	UserAgentUnknownProvider = "USER.AGENT.UNKNOWN_PROVIDER"
+	// UserAgentUnsupportedOption: a common option this CLI has no way to honour.
+	UserAgentUnsupportedOption = "USER.AGENT.UNSUPPORTED_OPTION"
+
+	// USER.BUILTINS
+	UserBuiltinsBadOption = "USER.BUILTINS.BAD_OPTION"
+	UserBuiltinsBadRoot   = "USER.BUILTINS.BAD_ROOT"
+	UserBuiltinsNoRoot    = "USER.BUILTINS.NO_ROOT"
+
+	// USER.CLI
+	UserCLIInvalidArgs       = "USER.CLI.INVALID_ARGS"
+	UserCLIInvalidFormat     = "USER.CLI.INVALID_FORMAT"
+	UserCLIInvalidIntentType = "USER.CLI.INVALID_INTENT_TYPE"
+	UserCLIInvalidStatus     = "USER.CLI.INVALID_STATUS"
+	UserCLIInvalidVariant    = "USER.CLI.INVALID_VARIANT"
+	UserCLIMissingFlag       = "USER.CLI.MISSING_FLAG"
+	UserCLIUnknownStep       = "USER.CLI.UNKNOWN_STEP"
+
+	// USER.INPUT
+	UserInputDuplicateName  = "USER.INPUT.DUPLICATE_NAME"
+	UserInputInvalidDefault = "USER.INPUT.INVALID_DEFAULT"
+	UserInputInvalidName    = "USER.INPUT.INVALID_NAME"
+	UserInputInvalidType    = "USER.INPUT.INVALID_TYPE"
+	UserInputInvalidValue   = "USER.INPUT.INVALID_VALUE"
+	UserInputMissing        = "USER.INPUT.MISSING"
+	UserInputMissingName    = "USER.INPUT.MISSING_NAME"
+	UserInputSyntax         = "USER.INPUT.SYNTAX"
+	UserInputUnknown        = "USER.INPUT.UNKNOWN"
+
+	// USER.INTENT
+	UserIntentArgsConflict         = "USER.INTENT.ARGS_CONFLICT"
+	UserIntentConflict             = "USER.INTENT.CONFLICT"
+	UserIntentInvalidArgs          = "USER.INTENT.INVALID_ARGS"
+	UserIntentInvalidCall          = "USER.INTENT.INVALID_CALL"
+	UserIntentInvalidOperationType = "USER.INTENT.INVALID_OPERATION_TYPE"
+	UserIntentInvalidSensitivity   = "USER.INTENT.INVALID_SENSITIVITY"
+	UserIntentInvalidVariant       = "USER.INTENT.INVALID_VARIANT"
+	UserIntentMismatch             = "USER.INTENT.MISMATCH"
+	UserIntentMissingIntent        = "USER.INTENT.MISSING_INTENT"
+	UserIntentMissingName          = "USER.INTENT.MISSING_NAME"
+	UserIntentMissingOperationType = "USER.INTENT.MISSING_OPERATION_TYPE"
+	UserIntentNotAllowed           = "USER.INTENT.NOT_ALLOWED"
+	UserIntentOverlyCautious       = "USER.INTENT.OVERLY_CAUTIOUS"
+	UserIntentReasonTooLong        = "USER.INTENT.REASON_TOO_LONG"
+	UserIntentServerMismatch       = "USER.INTENT.SERVER_MISMATCH"
+	UserIntentToolNotFound         = "USER.INTENT.TOOL_NOT_FOUND"
+
+	// USER.MCP_PROXY
+	UserMCPProxyEmptyExpose       = "USER.MCP_PROXY.EMPTY_EXPOSE"
+	UserMCPProxyEmptyProxy        = "USER.MCP_PROXY.EMPTY_PROXY"
+	UserMCPProxyInfiniteLoopGuard = "USER.MCP_PROXY.INFINITE_LOOP_GUARD"
+	UserMCPProxyInvalidIntent     = "USER.MCP_PROXY.INVALID_INTENT"
+	// UserMCPProxyInvalidSchema: the code of an operation whose input schema awf cannot list as a tool's. It is the router's code for the same problem, so both layers report it alike.
+	UserMCPProxyInvalidSchema = "USER.MCP_PROXY.INVALID_SCHEMA"
+	UserMCPProxyInvalidTool   = "USER.MCP_PROXY.INVALID_TOOL"
+	UserMCPProxyMissingPlugin = "USER.MCP_PROXY.MISSING_PLUGIN"
+	// UserMCPProxyNameCollision: two tools of one step end up with the same name.
+	UserMCPProxyNameCollision = "USER.MCP_PROXY.NAME_COLLISION"
+	// UserMCPProxyNotEnabled: warning: settings without enable: true
+	UserMCPProxyNotEnabled = "USER.MCP_PROXY.NOT_ENABLED"
+	// UserMCPProxyPluginDisabled: a plugin declared with `disabled: true`.
+	UserMCPProxyPluginDisabled = "USER.MCP_PROXY.PLUGIN_DISABLED"
+	// UserMCPProxyShadowedByBuiltin: the error for proxy tools Gemini would silently drop. It is a USER error: the fix is renaming the plugin operation or choosing another provider.
+	UserMCPProxyShadowedByBuiltin = "USER.MCP_PROXY.SHADOWED_BY_BUILTIN"
+	UserMCPProxyUnknownKey        = "USER.MCP_PROXY.UNKNOWN_KEY"
+	// UserMCPProxyUnknownOperation: an operation the running plugin does not list.
+	UserMCPProxyUnknownOperation = "USER.MCP_PROXY.UNKNOWN_OPERATION"
+	// UserMCPProxyUnknownPlugin: a plugin name that .awf/plugins.yaml does not declare.
+	UserMCPProxyUnknownPlugin = "USER.MCP_PROXY.UNKNOWN_PLUGIN"
+	// UserMCPProxyUnsupportedProvider: the warning printed where a CLI cannot be fully isolated behind the proxy (DESIGN §4).
+	UserMCPProxyUnsupportedProvider = "USER.MCP_PROXY.UNSUPPORTED_PROVIDER"
+
+	// USER.MCP_SERVE
+	UserMCPServeConfig = "USER.MCP_SERVE.CONFIG"
+
+	// USER.OTEL
+	UserOTelConfig = "USER.OTEL.CONFIG"
+
+	// USER.PLUGINS
+	// UserPluginsCommandNotFound: Processes and calls. command does not exist or is not executable
+	UserPluginsCommandNotFound = "USER.PLUGINS.COMMAND_NOT_FOUND"
+	// UserPluginsInitFailed: the plugin rejected its config
+	UserPluginsInitFailed = "USER.PLUGINS.INIT_FAILED"
+	// UserPluginsInvalid: plugins.yaml. the file has problems, listed as diagnostics
+	UserPluginsInvalid = "USER.PLUGINS.INVALID"
+	// UserPluginsInvalidName: a plugin name that cannot prefix tool names
+	UserPluginsInvalidName = "USER.PLUGINS.INVALID_NAME"
+	// UserPluginsInvalidValue: a value of the wrong kind
+	UserPluginsInvalidValue = "USER.PLUGINS.INVALID_VALUE"
+	// UserPluginsMissingCommand: a plugin without command
+	UserPluginsMissingCommand = "USER.PLUGINS.MISSING_COMMAND"
+	// UserPluginsUnknownKey: a key plugins.yaml does not know
+	UserPluginsUnknownKey = "USER.PLUGINS.UNKNOWN_KEY"
+	// UserPluginsUnreadable: exists but cannot be read; codePluginsUnreadable labels a registry that failed without saying why in a code.
+	UserPluginsUnreadable = "USER.PLUGINS.UNREADABLE"
+
+	// USER.TEMPLATE
+	// UserTemplateExec: a template that parsed but could not be filled at run time, typically a reference to a state that has not run yet on this path.
+	UserTemplateExec             = "USER.TEMPLATE.EXEC"
+	UserTemplateSyntax           = "USER.TEMPLATE.SYNTAX"
+	UserTemplateUnknownField     = "USER.TEMPLATE.UNKNOWN_FIELD"
+	UserTemplateUnknownInput     = "USER.TEMPLATE.UNKNOWN_INPUT"
+	UserTemplateUnknownReference = "USER.TEMPLATE.UNKNOWN_REFERENCE"
+	UserTemplateUnknownState     = "USER.TEMPLATE.UNKNOWN_STATE"
+
+	// USER.WORKFLOW
+	// UserWorkflowEmpty: nothing but blanks and comments
+	UserWorkflowEmpty          = "USER.WORKFLOW.EMPTY"
+	UserWorkflowInvalid        = "USER.WORKFLOW.INVALID"
+	UserWorkflowInvalidStatus  = "USER.WORKFLOW.INVALID_STATUS"
+	UserWorkflowInvalidTimeout = "USER.WORKFLOW.INVALID_TIMEOUT"
+	UserWorkflowInvalidValue   = "USER.WORKFLOW.INVALID_VALUE"
+	// UserWorkflowKeyNotAllowed: a real key, on the wrong state type
+	UserWorkflowKeyNotAllowed    = "USER.WORKFLOW.KEY_NOT_ALLOWED"
+	UserWorkflowMissingCommand   = "USER.WORKFLOW.MISSING_COMMAND"
+	UserWorkflowMissingInitial   = "USER.WORKFLOW.MISSING_INITIAL"
+	UserWorkflowMissingName      = "USER.WORKFLOW.MISSING_NAME"
+	UserWorkflowMissingStateType = "USER.WORKFLOW.MISSING_STATE_TYPE"
+	// UserWorkflowNotFound: no workflow by that name or path
+	UserWorkflowNotFound           = "USER.WORKFLOW.NOT_FOUND"
+	UserWorkflowNoExit             = "USER.WORKFLOW.NO_EXIT"
+	UserWorkflowNoStates           = "USER.WORKFLOW.NO_STATES"
+	UserWorkflowNoTerminal         = "USER.WORKFLOW.NO_TERMINAL"
+	UserWorkflowTerminalTransition = "USER.WORKFLOW.TERMINAL_TRANSITION"
+	// UserWorkflowTooLarge: larger than any sane workflow
+	UserWorkflowTooLarge         = "USER.WORKFLOW.TOO_LARGE"
+	UserWorkflowUnknownInitial   = "USER.WORKFLOW.UNKNOWN_INITIAL"
+	UserWorkflowUnknownKey       = "USER.WORKFLOW.UNKNOWN_KEY"
+	UserWorkflowUnknownStateType = "USER.WORKFLOW.UNKNOWN_STATE_TYPE"
+	UserWorkflowUnknownTarget    = "USER.WORKFLOW.UNKNOWN_TARGET"
+	// UserWorkflowUnreachableState: warning
+	UserWorkflowUnreachableState = "USER.WORKFLOW.UNREACHABLE_STATE"
+	// UserWorkflowUnreadable: the file exists but cannot be read
+	UserWorkflowUnreadable = "USER.WORKFLOW.UNREADABLE"
+
+	// USER.X
+	UserXY = "USER.X.Y"
+
+	// USER.YAML
+	UserYAMLDuplicateKey = "USER.YAML.DUPLICATE_KEY"
+	UserYAMLSyntax       = "USER.YAML.SYNTAX"
+)

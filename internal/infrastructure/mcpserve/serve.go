@@ -1,0 +1,189 @@
+// Package mcpserve is the body of `awf mcp-serve`: from a proxy.ServeConfig it builds the one
+// ToolRouter (built-ins and plugin tools), puts it behind pkg/mcpserver on stdio, and reports back
+// to the parent run through the activity file, the log file, the trace context and a ready file.
+package mcpserve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/application/routing"
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
+	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
+	"github.com/awf-dev/awf/pkg/mcpserver"
+)
+
+// Deps are what the caller owns: the logger (built from the config's log_file by cmd/awf) and
+// extra providers (plugin tools, wired in by the caller).
+type Deps struct {
+	Logger    *zap.Logger
+	Providers []ports.ToolProvider
+	Version   string
+}
+
+// ReadyRecord is written to the config's ready_file once the server is about to serve. The step
+// that spawned the agent reads it to prove the proxy really ran.
+type ReadyRecord struct {
+	PID   int       `json:"pid"`
+	Time  time.Time `json:"time"`
+	Tools []string  `json:"tools"`
+}
+
+// Build makes the router for cfg. The router owns the providers and closes them.
+func Build(ctx context.Context, cfg proxy.ServeConfig, deps Deps) (*routing.Router, error) {
+	root := cfg.RootDir
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fault.Wrap(err, fault.SystemMCPServeStart, "cannot read the current directory")
+		}
+		root = wd
+	}
+	providers := append([]ports.ToolProvider(nil), deps.Providers...)
+	if cfg.Builtins() {
+		env := cfg.BashEnv
+		if env == nil {
+			env = hideEnv(builtins.ScrubEnv(os.Environ()), cfg.HideEnv)
+		}
+		b, err := builtins.New(builtins.Options{Root: root, Env: env})
+		if err != nil {
+			return nil, fault.Wrap(err, fault.UserMCPServeConfig, "cannot serve the built-in tools for root %s", root)
+		}
+		providers = append([]ports.ToolProvider{b}, providers...)
+	}
+	var sink ports.ActivitySink
+	if cfg.ActivityFile != "" {
+		sink = activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger}
+	}
+	return routing.NewRouter(ctx, routing.Options{
+		Logger:   deps.Logger,
+		Tracer:   otel.Tracer("awf/mcp-serve"),
+		Activity: sink,
+		RunID:    cfg.RunID,
+		Step:     cfg.Step,
+	}, providers...)
+}
+
+// Serve builds the router and serves it on r/w until ctx ends or r reaches EOF.
+func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w io.Writer) error {
+	if deps.Logger == nil {
+		deps.Logger = zap.NewNop()
+	}
+	router, err := Build(ctx, cfg, deps)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = router.Close() }()
+	exposure := routing.NewExposure(router, routing.IntentSettingsFromConfig(cfg.Intent))
+	srv := mcpserver.New(mcpserver.Options{
+		Name:         "awf",
+		Version:      deps.Version,
+		Instructions: "Tools served by awf. Every call is checked against the step's intent rules and recorded.",
+		// Protocol-level trouble (a panicking handler) goes to stderr, which agent CLIs show.
+		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+	})
+	parent := trace.SpanContextFromContext(telemetry.WithTraceparent(context.Background(), cfg.Traceparent))
+	names := make([]string, 0)
+	for _, def := range exposure.ListTools() {
+		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent)); err != nil {
+			return fault.Wrap(err, fault.SystemMCPServeStart, "cannot register tool %s", def.Name)
+		}
+		names = append(names, def.Name)
+	}
+	// Names the agent was not shown (a tool by its own name in split mode, a legacy call_tool, a
+	// tool the step's allow list hides) still reach the exposure, which answers with guidance and
+	// records the refusal, instead of the SDK's bare "unknown tool".
+	srv.SetFallback(func(ctx context.Context, name string, args json.RawMessage) (*mcpserver.Result, error) {
+		return handler(exposure, name, parent)(ctx, args)
+	})
+	if cfg.ReadyFile != "" {
+		if err := writeReady(cfg.ReadyFile, ReadyRecord{PID: os.Getpid(), Time: time.Now().UTC(), Tools: names}); err != nil {
+			return fault.Wrap(err, fault.SystemMCPServeStart, "cannot write the ready file %s", cfg.ReadyFile)
+		}
+	}
+	deps.Logger.Info("mcp-serve ready", zap.Strings("tools", names), zap.String("root", cfg.RootDir))
+	return srv.Serve(ctx, r, w)
+}
+
+// handler routes one MCP tool to the router. Calls become children of the step's span when a
+// traceparent was given, even though the MCP request itself carries no trace context.
+func handler(exposure *routing.Exposure, name string, parent trace.SpanContext) mcpserver.Handler {
+	return func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
+		if parent.IsValid() && !trace.SpanContextFromContext(ctx).IsValid() {
+			ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
+		}
+		res := exposure.CallTool(ctx, name, args)
+		out := &mcpserver.Result{IsError: res.IsError, Content: make([]mcpserver.Content, 0, len(res.Content))}
+		for _, c := range res.Content {
+			out.Content = append(out.Content, mcpserver.Content{Type: c.Type, Text: c.Text})
+		}
+		return out, nil
+	}
+}
+
+func toMCP(def tool.Definition) mcpserver.Tool {
+	t := mcpserver.Tool{Name: def.Name, Title: def.Annotations.Title, Description: def.Description, InputSchema: def.InputSchema}
+	if a := def.Annotations; !a.IsZero() {
+		t.Annotations = &mcpserver.Annotations{
+			Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,
+			IdempotentHint: a.IdempotentHint, OpenWorldHint: a.OpenWorldHint,
+		}
+	}
+	return t
+}
+
+// writeReady writes the record atomically so a reader never sees half of it.
+func writeReady(path string, rec ReadyRecord) error {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".ready-*")
+	if err != nil {
+		return err
+	}
+	defer func() { _ = os.Remove(tmp.Name()) }()
+	if _, err := tmp.Write(b); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("rename ready file: %w", err)
+	}
+	return nil
+}
+
+// hideEnv drops the named variables from env.
+func hideEnv(env, names []string) []string {
+	if len(names) == 0 {
+		return env
+	}
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}

@@ -167,7 +167,7 @@ func TestOneLogLinePerCall(t *testing.T) {
 			t.Errorf("line %d: stack present = %v, want %v", i, hasStack, tt.stack)
 		}
 	}
-	if s, _ := entries[2].ContextMap()["stack"].(string); !strings.Contains(s, "tools.(*Router).CallTool") {
+	if s, _ := entries[2].ContextMap()["stack"].(string); !strings.Contains(s, "routing.(*Router).CallTool") {
 		t.Errorf("panic stack does not show the router: %.200s", s)
 	}
 }

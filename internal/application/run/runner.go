@@ -285,7 +285,7 @@ func (r *Runner) agentStep(ctx context.Context, st *workflow.State, data map[str
 		if dir == "" {
 			dir = "."
 		}
-		if sess, err = r.opts.Proxy.Prepare(ctx, st, absDir(dir)); err != nil {
+		if sess, err = r.opts.Proxy.Prepare(ctx, stepproxy.Step{Name: st.Name, Provider: st.Provider, Proxy: st.MCPProxy, Options: st.Options, Dir: absDir(dir)}); err != nil {
 			// Never run the agent without the tools the workflow promised it.
 			return r.stepError(ctx, st, err, sr)
 		}

@@ -72,10 +72,23 @@ type Session struct {
 	Attach *ports.ProxyAttachment
 }
 
-// Prepare sets the proxy up for one agent step whose mcp_proxy is enabled. dir is the step's
-// working directory, the root the file tools are confined to.
-func (s *Service) Prepare(ctx context.Context, st *workflow.State, dir string) (*Session, error) {
-	p := st.MCPProxy
+// Step is what the proxy needs to know of one agent step: kept apart from workflow.State so the
+// run engine, `awf call --workflow --step` and tests build it the same way.
+type Step struct {
+	Name     string
+	Provider string
+	// Proxy is the step's mcp_proxy block; Prepare requires it enabled.
+	Proxy *workflow.MCPProxy
+	// Options are the step's provider options; api_key_env names a variable Bash must not see.
+	Options map[string]any
+	// Dir is the step's absolute working directory, the root the file tools are confined to.
+	Dir string
+}
+
+// Prepare sets the proxy up for one agent step whose mcp_proxy is enabled.
+func (s *Service) Prepare(ctx context.Context, st Step) (*Session, error) {
+	p := st.Proxy
+	dir := st.Dir
 	stepDir, err := os.MkdirTemp(s.TempDir, "step-"+safe(st.Name)+"-")
 	if err != nil {
 		return nil, fault.Wrap(err, fault.SystemMCPProxySetup, "cannot create the private directory for step %q", st.Name)
@@ -114,8 +127,8 @@ func (s *Service) Prepare(ctx context.Context, st *workflow.State, dir string) (
 	return sess, nil
 }
 
-func (s *Service) config(ctx context.Context, st *workflow.State, dir, ready string) proxy.ServeConfig {
-	p := st.MCPProxy
+func (s *Service) config(ctx context.Context, st Step, dir, ready string) proxy.ServeConfig {
+	p := st.Proxy
 	intercept := p.InterceptBuiltins
 	strict := p.Intent.StrictServerValidation
 	allow := p.Intent.Allow

@@ -70,7 +70,7 @@ func agentStep(provider string, allow ...tool.Variant) *workflow.State {
 func TestPrepareCLIWritesPrivateConfig(t *testing.T) {
 	var cfg proxy.ServeConfig
 	svc := service(t, &cfg, nil)
-	sess, err := svc.Prepare(context.Background(), agentStep("claude", tool.VariantRead), "/work/repo")
+	sess, err := svc.Prepare(context.Background(), stepOf(agentStep("claude", tool.VariantRead), "/work/repo"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestFinishAcceptsReadyProxyAndStopsStraggler(t *testing.T) {
 		{RunID: "r1", Step: "review", Tool: "Bash", Outcome: activity.OutcomeRefused, Intent: tool.Intent{Variant: "destructive"}},
 		{RunID: "r1", Step: "other", Tool: "Grep", Outcome: activity.OutcomeSuccess},
 	}
-	sess, err := service(t, &cfg, recs).Prepare(context.Background(), agentStep("claude"), "/w")
+	sess, err := service(t, &cfg, recs).Prepare(context.Background(), stepOf(agentStep("claude"), "/w"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestFinishAcceptsReadyProxyAndStopsStraggler(t *testing.T) {
 
 func TestPrepareInProcess(t *testing.T) {
 	var cfg proxy.ServeConfig
-	sess, err := service(t, &cfg, nil).Prepare(context.Background(), agentStep("openai_compatible", tool.VariantRead, tool.VariantWrite), "/w")
+	sess, err := service(t, &cfg, nil).Prepare(context.Background(), stepOf(agentStep("openai_compatible", tool.VariantRead, tool.VariantWrite), "/w"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,4 +156,8 @@ func TestPrepareInProcess(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Dir(sess.dir)); len(entries) != 0 {
 		t.Fatalf("temp left behind: %v", entries)
 	}
+}
+
+func stepOf(st *workflow.State, dir string) Step {
+	return Step{Name: st.Name, Provider: st.Provider, Proxy: st.MCPProxy, Options: st.Options, Dir: dir}
 }

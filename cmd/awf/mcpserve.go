@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
@@ -61,16 +61,16 @@ func newMCPServeCmd() *cobra.Command {
 	return cmd
 }
 
-func loadServeConfig(path string) (proxy.ServeConfig, error) {
+func loadServeConfig(path string) (toolset.Spec, error) {
 	if path == "" {
-		return proxy.ServeConfig{}, nil
+		return mcpserve.Defaults(), nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return proxy.ServeConfig{}, fault.Wrap(err, fault.UserMCPServeConfig, "cannot read mcp-serve config %s", path)
+		return toolset.Spec{}, fault.Wrap(err, fault.UserMCPServeConfig, "cannot read mcp-serve config %s", path)
 	}
 	defer func() { _ = f.Close() }()
-	cfg, err := proxy.Decode(f)
+	cfg, err := mcpserve.Decode(f)
 	if err != nil {
 		return cfg, fault.New(fault.UserMCPServeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
 	}

@@ -14,8 +14,8 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
-	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -202,15 +202,15 @@ func projectPluginHost(root string, logger *zap.Logger) *plugins.Host {
 
 // pluginProviders builds the tool providers of an mcp-serve config's plugin_tools, one per
 // entry, over one host reading cfg.PluginsFile (default <root>/.awf/plugins.yaml, root being
-// cfg.RootDir or the current directory). The router that takes them owns the plugin processes:
+// cfg.Root or the current directory). The router that takes them owns the plugin processes:
 // its Close, or a failed NewRouter, stops them. nil when the config exposes no plugin tools.
-func pluginProviders(cfg proxy.ServeConfig, logger *zap.Logger) []ports.ToolProvider {
+func pluginProviders(cfg toolset.Spec, logger *zap.Logger) []ports.ToolProvider {
 	if len(cfg.PluginTools) == 0 {
 		return nil
 	}
 	opts := plugins.Options{File: cfg.PluginsFile, Logger: logger}
 	if cfg.PluginsFile == "" {
-		opts.Root = cfg.RootDir
+		opts.Root = cfg.Root
 		if opts.Root == "" {
 			opts.Root, _ = os.Getwd()
 		}

@@ -11,7 +11,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
 )
 
@@ -106,9 +106,9 @@ func testPluginsListText(t *testing.T, bins map[string]string) {
 
 func testPluginProviders(t *testing.T, bins map[string]string) {
 	root := pluginsProject(t, bins)
-	provs := pluginProviders(proxy.ServeConfig{
-		RootDir:     root,
-		PluginTools: []proxy.PluginTools{{Plugin: "echo", Expose: []string{"echo"}}, {Plugin: "notes", Expose: []string{"get"}}},
+	provs := pluginProviders(toolset.Spec{
+		Root:        root,
+		PluginTools: []toolset.PluginTools{{Plugin: "echo", Expose: []string{"echo"}}, {Plugin: "notes", Expose: []string{"get"}}},
 	}, zap.NewNop())
 	if len(provs) != 2 {
 		t.Fatalf("providers = %d", len(provs))
@@ -131,7 +131,7 @@ func testPluginProviders(t *testing.T, bins map[string]string) {
 			t.Errorf("%s processes after the providers closed: %v", name, pids)
 		}
 	}
-	if provs := pluginProviders(proxy.ServeConfig{}, zap.NewNop()); provs != nil {
+	if provs := pluginProviders(toolset.Spec{}, zap.NewNop()); provs != nil {
 		t.Error("a config without plugin_tools needs no host")
 	}
 	h := projectPluginHost(root, zap.NewNop())

@@ -4,11 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,13 +13,18 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/application/routing"
-	"github.com/awf-dev/awf/internal/application/run"
 	"github.com/awf-dev/awf/internal/application/stepproxy"
+	"github.com/awf-dev/awf/internal/application/usecase"
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/osenv"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
+	"github.com/awf-dev/awf/internal/infrastructure/process"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -47,7 +48,7 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			return runWorkflow(cmd.Context(), g, args[0], inputs, format, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs}, &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()})
 		},
 	}
 	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
@@ -55,7 +56,8 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 	return cmd
 }
 
-func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs []string, format string, out, errOut io.Writer) error {
+// runWorkflow wires the run use case to the project's adapters and runs it.
+func runWorkflow(ctx context.Context, g *globalFlags, req usecase.RunRequest, view *runView) error {
 	root, err := g.projectRoot()
 	if err != nil {
 		return fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
@@ -65,134 +67,62 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 	// its own: plugins live and die with the process that serves them.)
 	host := projectPluginHost(root, zap.NewNop())
 	defer func() { _ = host.Close() }()
-	rep, err := validationServiceWith(root, host).Validate(ctx, target)
-	if err != nil {
-		return err
-	}
-	for _, d := range rep.Diagnostics.Warnings() {
-		fmt.Fprintln(errOut, d.String())
-	}
-	if !rep.Valid() {
-		printValidationText(io.Discard, errOut, rep)
-		return &exitError{code: fault.ExitUser}
-	}
-	given, ds := run.ParseInputFlags(rawInputs)
-	if ds.HasErrors() {
-		return fault.New(ds[0].Code, "%s", ds[0].Message).WithHint("%s", ds[0].Hint)
-	}
-	if _, ids := run.ResolveInputs(rep.Workflow, given); ids.HasErrors() {
-		for _, d := range ids.Errors() {
-			fmt.Fprintln(errOut, d.String())
-		}
-		return &exitError{code: fault.ExitUser}
-	}
+	uc := usecase.Run{RunPorts: runPorts(g, root, host, view.errOut), Root: root, View: view}
+	return reported(uc.Do(ctx, req))
+}
 
-	runID := newRunID()
-	runDir := filepath.Join(root, ".awf", "runs", runID)
-	// Step results are already on the terminal through the observer; the console log is for
-	// awf's own trouble unless -v asks for everything.
+// runPorts are the adapters of one run.
+func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer) usecase.RunPorts {
+	// Step results are already on the terminal through the view; the console log is for awf's
+	// own trouble unless -v asks for everything.
 	level := zapcore.ErrorLevel
 	if g.verbose {
 		level = zapcore.DebugLevel
 	}
-	logger, closeLog, err := logging.New(logging.Options{Console: errOut, ConsoleLevel: level, File: filepath.Join(runDir, "run.log")})
-	if err != nil {
-		return fault.Wrap(err, fault.SystemFSRunDir, "cannot create the run directory %s", runDir)
-	}
-	defer func() { _ = closeLog() }()
-	_, shutdown, err := telemetry.Setup(ctx, "awf")
-	if err != nil {
-		return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables").WithHint("check OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_* values")
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = shutdown(sctx)
-	}()
-
-	tmp, err := os.MkdirTemp("", "awf-run-"+runID+"-")
-	if err != nil {
-		return fault.Wrap(err, fault.SystemFSTemp, "cannot create the run's private temp directory")
-	}
-	defer func() { _ = os.RemoveAll(tmp) }()
-	activityFile := filepath.Join(runDir, activitylog.FileName)
-	proxySvc := &stepproxy.Service{
-		Build: func(ctx context.Context, cfg proxy.ServeConfig) (*routing.Router, error) {
-			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, cfg.PluginTools)}
-			return mcpserve.Build(ctx, cfg, deps)
+	return usecase.RunPorts{
+		Validator: validationServiceWith(root, host),
+		NewRunID:  newRunID,
+		OpenLog: func(file string) (*zap.Logger, func() error, error) {
+			return logging.New(logging.Options{Console: errOut, ConsoleLevel: level, File: file})
 		},
-		AwfPath:      selfPath(),
-		RunID:        runID,
-		TempDir:      tmp,
-		ActivityFile: activityFile,
-		LogFile:      filepath.Join(runDir, "run.log"),
-		PluginsFile:  filepath.Join(root, ".awf", "plugins.yaml"),
-		Activity:     activitylog.FileStore{Path: activityFile},
-		Logger:       logger,
-		InProcess:    inProcessProviders(),
+		StartTracing: func(ctx context.Context) (func(context.Context) error, error) {
+			_, shutdown, err := telemetry.Setup(ctx, "awf")
+			return shutdown, err
+		},
+		Tracer:           otel.Tracer("awf"),
+		Commands:         shell.Runner{},
+		Agents:           agentProviders,
+		Files:            privatefs.Files{},
+		Env:              osenv.Env{},
+		Processes:        process.Table{},
+		Handoff:          mcpserve.Handoff{},
+		Activity:         func(file string) ports.ActivitySource { return activitylog.FileStore{Path: file} },
+		ActivityFileName: activitylog.FileName,
+		Routers:          func(logger *zap.Logger) stepproxy.RouterFactory { return routerFactory(host, logger) },
+		AwfPath:          selfPath(),
+		InProcess:        inProcessProviders(),
 	}
+}
 
-	var obs run.Observer = run.NopObserver{}
-	if format == "text" {
-		obs = &textObserver{out: out}
-		fmt.Fprintf(out, "Running workflow '%s' (run %s)\n", rep.Workflow.Name, runID)
+// routerFactory builds a step's router in this process: the built-ins and the plugin tools of
+// the project's plugin host.
+func routerFactory(host *plugins.Host, logger *zap.Logger) stepproxy.RouterFactory {
+	return func(ctx context.Context, spec toolset.Spec) (*routing.Router, error) {
+		deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, spec.PluginTools)}
+		return mcpserve.Build(ctx, spec, deps)
 	}
-	runner := run.New(run.Options{
-		Logger:   logger,
-		Tracer:   otel.Tracer("awf"),
-		Commands: shell.Runner{},
-		Agents:   agentProviders(logger),
-		Proxy:    proxySvc,
-		Observer: obs,
-		RunID:    runID,
-		Dir:      root,
-	})
-	res, runErr := runner.Run(ctx, rep.Workflow, given)
-	if format == "json" {
-		printRunJSON(out, res, runErr, runDir)
-	} else {
-		printRunText(out, res, runErr)
+}
+
+// reported turns a failure the use case already showed into a silent exit code.
+func reported(err error) error {
+	if r, ok := err.(*usecase.Reported); ok {
+		return &exitError{code: r.Code}
 	}
-	if runErr != nil {
-		if format == "text" {
-			fmt.Fprintln(errOut, "awf: "+runErr.Error())
-		}
-		return &exitError{code: fault.ExitCode(runErr)}
-	}
-	return nil
+	return err
 }
 
 func newRunID() string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])
 	return time.Now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
-}
-
-type jsonStep struct {
-	run.StepResult
-	DurationMS int64 `json:"duration_ms"`
-}
-
-func printRunJSON(out io.Writer, res *run.Result, runErr error, runDir string) {
-	steps := make([]jsonStep, 0, len(res.Steps))
-	for _, s := range res.Steps {
-		steps = append(steps, jsonStep{s, s.Duration.Milliseconds()})
-	}
-	doc := map[string]any{
-		"run_id":      res.RunID,
-		"workflow":    res.Workflow,
-		"status":      res.Status,
-		"terminal":    res.Terminal,
-		"exit_code":   fault.ExitCode(runErr),
-		"duration_ms": res.Duration.Milliseconds(),
-		"steps":       steps,
-		"run_dir":     runDir,
-	}
-	if runErr != nil {
-		doc["error"] = map[string]string{"code": fault.CodeOf(runErr), "message": runErr.Error()}
-	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(doc)
-	_ = os.Stdout.Sync()
 }

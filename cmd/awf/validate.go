@@ -2,13 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/application/usecase"
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
@@ -32,10 +32,10 @@ project root; anything else is taken as a path. Exit 0 when valid, 1 when invali
 				return err
 			}
 			defer done()
-			rep, err := svc.Validate(cmd.Context(), args[0])
+			rep, err := usecase.Validate{Validator: svc}.Check(cmd.Context(), args[0])
 			if err != nil {
 				if format == "json" {
-					printValidationJSON(cmd.OutOrStdout(), validate.Report{Name: args[0], Diagnostics: diagnosticsOf(err)})
+					printValidationJSON(cmd.OutOrStdout(), rep)
 					return &exitError{code: fault.ExitCode(err)}
 				}
 				return err
@@ -113,19 +113,6 @@ func printValidationJSON(out io.Writer, rep validate.Report) {
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(doc)
-}
-
-// diagnosticsOf turns an error that stopped validation (no such workflow) into one diagnostic.
-func diagnosticsOf(err error) fault.Diagnostics {
-	var fe *fault.Error
-	code := fault.SystemInternalUnexpected
-	var hint string
-	var pos fault.Position
-	msg := err.Error()
-	if errors.As(err, &fe) {
-		code, hint, pos, msg = fe.Code, fe.Hint, fe.Pos, fe.Message
-	}
-	return fault.Diagnostics{{Code: code, Message: msg, Hint: hint, Severity: fault.SeverityError, Position: pos}}
 }
 
 func checkFormat(got string, allowed ...string) error {

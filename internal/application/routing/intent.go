@@ -1,8 +1,8 @@
 package routing
 
 import (
-	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -37,20 +37,15 @@ func IntentSettingsFromWorkflow(w workflow.IntentSettings) IntentSettings {
 	}
 }
 
-// IntentSettingsFromConfig converts the `intent` key of an mcp-serve config; nil (or a missing
-// key) means the defaults, and strict_server_validation defaults to true.
-func IntentSettingsFromConfig(c *proxy.Intent) IntentSettings {
-	s := DefaultIntentSettings()
-	if c == nil {
-		return s
+// IntentSettingsFromToolset converts the intent settings of a step's toolset, as `awf run`
+// builds them and `awf mcp-serve` reads them back.
+func IntentSettingsFromToolset(i toolset.Intent) IntentSettings {
+	return IntentSettings{
+		Split:              i.Split,
+		Allow:              cloneVariants(i.Allow),
+		Strict:             i.Strict,
+		RequireDeclaration: i.RequireDeclaration,
 	}
-	s.Split = c.Split
-	s.Allow = cloneVariants(c.Allow)
-	s.RequireDeclaration = c.RequireDeclaration
-	if c.StrictServerValidation != nil {
-		s.Strict = *c.StrictServerValidation
-	}
-	return s
 }
 
 // Rule returns the settings the domain rule reads.

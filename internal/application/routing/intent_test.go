@@ -4,13 +4,12 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 func TestIntentSettingsConverters(t *testing.T) {
-	f := false
 	tests := []struct {
 		name string
 		got  IntentSettings
@@ -19,9 +18,9 @@ func TestIntentSettingsConverters(t *testing.T) {
 		{"workflow default", IntentSettingsFromWorkflow(workflow.DefaultIntent()), IntentSettings{Allow: tool.Variants, Strict: true}},
 		{"workflow block", IntentSettingsFromWorkflow(workflow.IntentSettings{Split: true, Allow: []tool.Variant{tool.VariantRead}, RequireDeclaration: true}),
 			IntentSettings{Split: true, Allow: []tool.Variant{tool.VariantRead}, RequireDeclaration: true}},
-		{"config absent", IntentSettingsFromConfig(nil), IntentSettings{Strict: true}},
-		{"config strict unset", IntentSettingsFromConfig(&proxy.Intent{Split: true}), IntentSettings{Split: true, Strict: true}},
-		{"config lenient", IntentSettingsFromConfig(&proxy.Intent{StrictServerValidation: &f, Allow: []tool.Variant{tool.VariantWrite}}),
+		{"toolset default", IntentSettingsFromToolset(toolset.DefaultIntent()), IntentSettings{Strict: true}},
+		{"toolset split", IntentSettingsFromToolset(toolset.Intent{Split: true, Strict: true, RequireDeclaration: true}), IntentSettings{Split: true, Strict: true, RequireDeclaration: true}},
+		{"toolset lenient", IntentSettingsFromToolset(toolset.Intent{Allow: []tool.Variant{tool.VariantWrite}}),
 			IntentSettings{Allow: []tool.Variant{tool.VariantWrite}}},
 	}
 	for _, tt := range tests {

@@ -7,37 +7,32 @@ package stepproxy
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
-	"go.opentelemetry.io/otel/propagation"
 	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
-	"github.com/awf-dev/awf/internal/domain/proxy"
-	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// Codes of the proxy lifecycle.
-const (
-	// ServerName is the MCP server name agents see (tools become mcp__awf__Read and the like).
-	ServerName = "awf"
-)
+// ServerName is the MCP server name agents see (tools become mcp__awf__Read and the like).
+const ServerName = "awf"
 
-// RouterFactory builds the one router for a config: built-ins and plugin adapters, starting
+// DefaultStragglerGrace is how long an mcp-serve may outlive its CLI, and then how long it gets
+// after SIGTERM, when Service.StragglerGrace is not set.
+const DefaultStragglerGrace = 2 * time.Second
+
+// RouterFactory builds the one router for a toolset: built-ins and plugin adapters, starting
 // plugin processes as needed. cmd/awf supplies it from the infrastructure.
-type RouterFactory func(ctx context.Context, cfg proxy.ServeConfig) (*routing.Router, error)
+type RouterFactory func(ctx context.Context, spec toolset.Spec) (*routing.Router, error)
 
 // Service prepares and finishes the proxy of each agent step of one run.
 type Service struct {
@@ -55,8 +50,17 @@ type Service struct {
 	Logger   *zap.Logger
 	// InProcess names providers that call tools themselves (no mcp-serve subprocess).
 	InProcess map[string]bool
-	// StragglerGrace is how long an mcp-serve may outlive its CLI before it is killed.
+	// StragglerGrace is how long an mcp-serve may outlive its CLI before it is terminated, and
+	// how long it then gets before it is killed.
 	StragglerGrace time.Duration
+	// Files makes, writes and removes the per-step private files.
+	Files ports.PrivateFiles
+	// Handoff writes the mcp-serve config and reads its ready record.
+	Handoff ports.ToolsetHandoff
+	// Processes stops an mcp-serve that outlives its CLI.
+	Processes ports.Processes
+	// Env is the run's environment, whose OTEL_* variables the subprocess gets; nil forwards none.
+	Env ports.Environment
 }
 
 // Session is one step's proxy.
@@ -77,7 +81,8 @@ type Session struct {
 type Step struct {
 	Name     string
 	Provider string
-	// Proxy is the step's mcp_proxy block; Prepare requires it enabled.
+	// Proxy is the step's mcp_proxy block; Prepare requires it enabled. Spec takes nil as the
+	// defaults (built-ins on, the default intent rule, no plugin tools).
 	Proxy *workflow.MCPProxy
 	// Options are the step's provider options; api_key_env names a variable Bash must not see.
 	Options map[string]any
@@ -87,20 +92,19 @@ type Step struct {
 
 // Prepare sets the proxy up for one agent step whose mcp_proxy is enabled.
 func (s *Service) Prepare(ctx context.Context, st Step) (*Session, error) {
-	p := st.Proxy
-	dir := st.Dir
-	stepDir, err := os.MkdirTemp(s.TempDir, "step-"+safe(st.Name)+"-")
+	stepDir, err := s.Files.MakeDir(s.TempDir, "step-"+safe(st.Name)+"-")
 	if err != nil {
 		return nil, fault.Wrap(err, fault.SystemMCPProxySetup, "cannot create the private directory for step %q", st.Name)
 	}
 	sess := &Session{svc: s, step: st.Name, dir: stepDir, readyFile: filepath.Join(stepDir, "ready.json")}
-	cfg := s.config(ctx, st, dir, sess.readyFile)
-	router, err := s.Build(ctx, cfg)
+	spec := s.Spec(ctx, st)
+	spec.ReadyFile = sess.readyFile
+	router, err := s.Build(ctx, spec)
 	if err != nil {
-		_ = os.RemoveAll(stepDir)
+		_ = s.Files.RemoveAll(stepDir)
 		return nil, err
 	}
-	exposure := routing.NewExposure(router, routing.IntentSettingsFromWorkflow(p.Intent))
+	exposure := routing.NewExposure(router, routing.IntentSettingsFromToolset(spec.Intent))
 	if s.InProcess[st.Provider] {
 		sess.router, sess.Tools = router, exposure
 		return sess, nil
@@ -112,8 +116,8 @@ func (s *Service) Prepare(ctx context.Context, st Step) (*Session, error) {
 	// The subprocess builds its own router; the parent's copy only proved the config works.
 	_ = router.Close()
 	cfgFile := filepath.Join(stepDir, "mcp-serve.json")
-	if err := writePrivateJSON(cfgFile, cfg); err != nil {
-		_ = os.RemoveAll(stepDir)
+	if err := s.Handoff.WriteSpec(cfgFile, spec); err != nil {
+		_ = s.Files.RemoveAll(stepDir)
 		return nil, fault.Wrap(err, fault.SystemMCPProxySetup, "cannot write the mcp-serve config for step %q", st.Name)
 	}
 	sess.Attach = &ports.ProxyAttachment{
@@ -121,51 +125,10 @@ func (s *Service) Prepare(ctx context.Context, st Step) (*Session, error) {
 		Command:           s.AwfPath,
 		Args:              []string{"mcp-serve", "--config", cfgFile},
 		Tools:             names,
-		InterceptBuiltins: p.InterceptBuiltins,
+		InterceptBuiltins: spec.Builtins,
 		TempDir:           stepDir,
 	}
 	return sess, nil
-}
-
-func (s *Service) config(ctx context.Context, st Step, dir, ready string) proxy.ServeConfig {
-	p := st.Proxy
-	intercept := p.InterceptBuiltins
-	strict := p.Intent.StrictServerValidation
-	allow := p.Intent.Allow
-	if allow == nil {
-		allow = []tool.Variant{}
-	}
-	cfg := proxy.ServeConfig{
-		RootDir:           dir,
-		InterceptBuiltins: &intercept,
-		Intent:            &proxy.Intent{Split: p.Intent.Split, Allow: allow, StrictServerValidation: &strict, RequireDeclaration: p.Intent.RequireDeclaration},
-		ActivityFile:      s.ActivityFile,
-		LogFile:           s.LogFile,
-		ReadyFile:         ready,
-		RunID:             s.RunID,
-		Step:              st.Name,
-		PluginsFile:       s.PluginsFile,
-	}
-	// A step may keep its model key in a variable of its own choosing; the agent's Bash must not
-	// be able to print it.
-	if name, ok := st.Options["api_key_env"].(string); ok && name != "" {
-		cfg.HideEnv = append(cfg.HideEnv, name)
-	}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "OTEL_") {
-			if cfg.OTelEnv == nil {
-				cfg.OTelEnv = map[string]string{}
-			}
-			cfg.OTelEnv[k] = v
-		}
-	}
-	carrier := propagation.MapCarrier{}
-	propagation.TraceContext{}.Inject(ctx, carrier)
-	cfg.Traceparent = carrier["traceparent"]
-	for _, pt := range p.PluginTools {
-		cfg.PluginTools = append(cfg.PluginTools, proxy.PluginTools{Plugin: pt.Plugin, Expose: pt.Expose})
-	}
-	return cfg
 }
 
 // Finish ends the step's proxy. For a CLI step that otherwise succeeded it fails loudly when the
@@ -173,79 +136,49 @@ func (s *Service) config(ctx context.Context, st Step, dir, ready string) proxy.
 // It always stops a straggling mcp-serve and removes the private files. The summary line counts
 // the step's tool calls by tool, variant and outcome.
 func (sess *Session) Finish(ctx context.Context, stepErr error) (summary string, err error) {
-	defer func() { _ = os.RemoveAll(sess.dir) }()
+	defer func() { _ = sess.svc.Files.RemoveAll(sess.dir) }()
 	if sess.router != nil {
 		_ = sess.router.Close()
 	}
 	if sess.Attach != nil {
-		rec, readErr := readReady(sess.readyFile)
+		rec, readErr := sess.svc.Handoff.ReadReady(ctx, sess.readyFile)
 		switch {
 		case readErr != nil && stepErr == nil:
 			err = fault.New(fault.ExecutionMCPProxyNotServed, "step %q: the agent finished but awf's MCP proxy never started, so it ran without awf's tools", sess.step).
 				WithHint("check the mcp-serve errors in %s and that the CLI supports the proxy flags", sess.svc.LogFile)
 		case readErr == nil:
-			sess.svc.stopStraggler(rec.PID)
+			sess.svc.stopStraggler(ctx, rec.PID)
 		}
 	}
 	return sess.svc.summary(ctx, sess.step), err
 }
 
-type ready struct {
-	PID   int      `json:"pid"`
-	Tools []string `json:"tools"`
-}
-
-func readReady(path string) (ready, error) {
-	var r ready
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return r, err
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return r, err
-	}
-	if r.PID <= 0 {
-		return r, errors.New("ready record without pid")
-	}
-	return r, nil
-}
-
-// stopStraggler gives an mcp-serve whose client has gone a moment to notice stdin EOF, then
-// terminates it. Its plugins die with it (they watch their parent).
-func (s *Service) stopStraggler(pid int) {
+// stopStraggler gives an mcp-serve whose client has gone a grace period to notice stdin EOF,
+// then terminates it, and kills it if it is still there after another grace period. Its plugins
+// die with it (they watch their parent).
+func (s *Service) stopStraggler(ctx context.Context, pid int) {
 	grace := s.StragglerGrace
 	if grace <= 0 {
-		grace = 2 * time.Second
+		grace = DefaultStragglerGrace
 	}
-	for deadline := time.Now().Add(grace); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !running(pid) {
-			return
-		}
+	if s.exited(ctx, pid, grace) {
+		return
 	}
 	if s.Logger != nil {
 		s.Logger.Warn("mcp-serve outlived its agent CLI; terminating it", zap.Int("pid", pid))
 	}
-	_ = syscall.Kill(pid, syscall.SIGTERM)
-	for deadline := time.Now().Add(grace); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if !running(pid) {
-			return
-		}
+	_ = s.Processes.Terminate(pid)
+	if s.exited(ctx, pid, grace) {
+		return
 	}
-	_ = syscall.Kill(pid, syscall.SIGKILL)
+	_ = s.Processes.Kill(pid)
 }
 
-// running reports whether pid is a live, non-zombie process of this machine.
-func running(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	// The state follows the parenthesised command name, which may itself hold spaces.
-	s := string(b)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z' && s[i+2] != 'X'
-	}
-	return true
+// exited waits up to grace for pid to exit.
+func (s *Service) exited(ctx context.Context, pid int, grace time.Duration) bool {
+	wctx, cancel := context.WithTimeout(ctx, grace)
+	defer cancel()
+	return s.Processes.WaitExit(wctx, pid) == nil
 }
 
 // summary counts the step's calls, e.g. "tool calls: Read×2 read, Bash×1 destructive refused".
@@ -284,17 +217,9 @@ func (s *Service) summary(ctx context.Context, step string) string {
 	return "tool calls: " + strings.Join(parts, ", ")
 }
 
-func writePrivateJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, b, 0o600)
-}
-
 func safe(name string) string {
 	return strings.Map(func(r rune) rune {
-		if r == '/' || r == os.PathSeparator || r == ' ' {
+		if r == '/' || r == filepath.Separator || r == ' ' {
 			return '_'
 		}
 		return r

@@ -1,16 +1,15 @@
-// Package mcpserve is the body of `awf mcp-serve`: from a proxy.ServeConfig it builds the one
+// Package mcpserve is the body of `awf mcp-serve`: from a step's toolset.Spec it builds the one
 // ToolRouter (built-ins and plugin tools), puts it behind pkg/mcpserver on stdio, and reports back
 // to the parent run through the activity file, the log file, the trace context and a ready file.
+// It also owns the two files of that hand-off: the JSON config and the ready record.
 package mcpserve
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -22,9 +21,10 @@ import (
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
-	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
 	"github.com/awf-dev/awf/pkg/mcpserver"
@@ -47,8 +47,8 @@ type ReadyRecord struct {
 }
 
 // Build makes the router for cfg. The router owns the providers and closes them.
-func Build(ctx context.Context, cfg proxy.ServeConfig, deps Deps) (*routing.Router, error) {
-	root := cfg.RootDir
+func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, error) {
+	root := cfg.Root
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -57,7 +57,7 @@ func Build(ctx context.Context, cfg proxy.ServeConfig, deps Deps) (*routing.Rout
 		root = wd
 	}
 	providers := append([]ports.ToolProvider(nil), deps.Providers...)
-	if cfg.Builtins() {
+	if cfg.Builtins {
 		env := cfg.BashEnv
 		if env == nil {
 			env = hideEnv(builtins.ScrubEnv(os.Environ()), cfg.HideEnv)
@@ -82,7 +82,7 @@ func Build(ctx context.Context, cfg proxy.ServeConfig, deps Deps) (*routing.Rout
 }
 
 // Serve builds the router and serves it on r/w until ctx ends or r reaches EOF.
-func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w io.Writer) error {
+func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.Writer) error {
 	if deps.Logger == nil {
 		deps.Logger = zap.NewNop()
 	}
@@ -91,7 +91,7 @@ func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w
 		return err
 	}
 	defer func() { _ = router.Close() }()
-	exposure := routing.NewExposure(router, routing.IntentSettingsFromConfig(cfg.Intent))
+	exposure := routing.NewExposure(router, routing.IntentSettingsFromToolset(cfg.Intent))
 	srv := mcpserver.New(mcpserver.Options{
 		Name:         "awf",
 		Version:      deps.Version,
@@ -118,7 +118,7 @@ func Serve(ctx context.Context, cfg proxy.ServeConfig, deps Deps, r io.Reader, w
 			return fault.Wrap(err, fault.SystemMCPServeStart, "cannot write the ready file %s", cfg.ReadyFile)
 		}
 	}
-	deps.Logger.Info("mcp-serve ready", zap.Strings("tools", names), zap.String("root", cfg.RootDir))
+	deps.Logger.Info("mcp-serve ready", zap.Strings("tools", names), zap.String("root", cfg.Root))
 	return srv.Serve(ctx, r, w)
 }
 
@@ -155,22 +155,7 @@ func writeReady(path string, rec ReadyRecord) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ready-*")
-	if err != nil {
-		return err
-	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
-	if _, err := tmp.Write(b); err != nil {
-		_ = tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("rename ready file: %w", err)
-	}
-	return nil
+	return privatefs.WriteFile(path, b)
 }
 
 // hideEnv drops the named variables from env.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 )
 
 // BenchmarkServeRead measures a 4 KiB Read through the whole proxy in-process (go-sdk client,
@@ -23,7 +23,9 @@ func BenchmarkServeRead(b *testing.B) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go func() { _ = Serve(ctx, proxy.ServeConfig{RootDir: root}, Deps{}, inR, outW) }()
+	go func() {
+		_ = Serve(ctx, toolset.Spec{Root: root, Builtins: true, Intent: toolset.DefaultIntent()}, Deps{}, inR, outW)
+	}()
 	c := mcp.NewClient(&mcp.Implementation{Name: "b", Version: "1"}, nil)
 	cs, err := c.Connect(ctx, &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {

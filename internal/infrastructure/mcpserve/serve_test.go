@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 )
 
 func TestHideEnvKeepsStepKeysFromBash(t *testing.T) {
 	t.Setenv("MY_LLM_KEY", "sk-very-secret")
 	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-secret")
 	t.Setenv("AWF_VISIBLE", "yes")
-	r, err := Build(context.Background(), proxy.ServeConfig{RootDir: t.TempDir(), HideEnv: []string{"MY_LLM_KEY"}}, Deps{})
+	r, err := Build(context.Background(), toolset.Spec{Root: t.TempDir(), Builtins: true, HideEnv: []string{"MY_LLM_KEY"}}, Deps{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
-	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -55,7 +55,7 @@ func New(ops ports.OperationProvider, plugin string, expose []string) *Provider 
 // Providers returns one provider per plugin_tools entry of an mcp-serve config, in order. A
 // plugin listed twice yields two providers, so an operation exposed by both is a name
 // collision at the router rather than silently merged.
-func Providers(ops ports.OperationProvider, entries []proxy.PluginTools) []ports.ToolProvider {
+func Providers(ops ports.OperationProvider, entries []toolset.PluginTools) []ports.ToolProvider {
 	out := make([]ports.ToolProvider, 0, len(entries))
 	for _, e := range entries {
 		out = append(out, New(ops, e.Plugin, e.Expose))
@@ -66,7 +66,7 @@ func Providers(ops ports.OperationProvider, entries []proxy.PluginTools) []ports
 // Owned is Providers for a router that owns its providers: closing the last of them closes c,
 // normally the plugin host, so the router's Close (or a failed NewRouter, which closes what it
 // was given) stops the plugin processes without the caller tracking the host.
-func Owned(c io.Closer, ops ports.OperationProvider, entries []proxy.PluginTools) []ports.ToolProvider {
+func Owned(c io.Closer, ops ports.OperationProvider, entries []toolset.PluginTools) []ports.ToolProvider {
 	out := Providers(ops, entries)
 	shared := &sharedCloser{c: c}
 	shared.left.Store(int32(len(out)))

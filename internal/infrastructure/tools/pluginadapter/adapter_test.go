@@ -10,8 +10,8 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
-	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 )
 
 // fakeOps is an OperationProvider with fixed operations that records calls.
@@ -174,7 +174,7 @@ func TestCallToolRoutesToTheOperation(t *testing.T) {
 
 func TestProviders(t *testing.T) {
 	f := &fakeOps{ops: []ports.PluginOperation{{Name: "get"}, {Name: "put"}}}
-	ps := Providers(f, []proxy.PluginTools{{Plugin: "notes", Expose: []string{"get"}}, {Plugin: "notes", Expose: []string{"get", "put"}}})
+	ps := Providers(f, []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get"}}, {Plugin: "notes", Expose: []string{"get", "put"}}})
 	if len(ps) != 2 {
 		t.Fatalf("providers = %d, want one per entry", len(ps))
 	}
@@ -199,7 +199,7 @@ func (c *countCloser) Close() error { c.n++; return nil }
 
 func TestOwnedClosesTheHostWithTheLastProvider(t *testing.T) {
 	c := &countCloser{}
-	ps := Owned(c, &fakeOps{}, []proxy.PluginTools{{Plugin: "a", Expose: []string{"x"}}, {Plugin: "b", Expose: []string{"y"}}})
+	ps := Owned(c, &fakeOps{}, []toolset.PluginTools{{Plugin: "a", Expose: []string{"x"}}, {Plugin: "b", Expose: []string{"y"}}})
 	if err := ps[0].Close(); err != nil || c.n != 0 {
 		t.Fatalf("host closed after the first of two providers (%d)", c.n)
 	}

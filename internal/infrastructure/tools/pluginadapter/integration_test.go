@@ -13,7 +13,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/proxy"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
 )
@@ -37,7 +37,7 @@ func realHost(tb testing.TB) (*plugins.Host, map[string]string) {
 func TestRealPluginsThroughTheRouter(t *testing.T) {
 	h, bins := realHost(t)
 	ctx := context.Background()
-	router, err := routing.NewRouter(ctx, routing.Options{}, Providers(h, []proxy.PluginTools{
+	router, err := routing.NewRouter(ctx, routing.Options{}, Providers(h, []toolset.PluginTools{
 		{Plugin: "echo", Expose: []string{"echo"}},
 		{Plugin: "notes", Expose: []string{"get", "list", "put", "delete"}},
 	})...)
@@ -127,14 +127,14 @@ func TestRealPluginsThroughTheRouter(t *testing.T) {
 
 func TestRouterRejectsPluginCollisions(t *testing.T) {
 	h, _ := realHost(t)
-	_, err := routing.NewRouter(context.Background(), routing.Options{}, Providers(h, []proxy.PluginTools{
+	_, err := routing.NewRouter(context.Background(), routing.Options{}, Providers(h, []toolset.PluginTools{
 		{Plugin: "notes", Expose: []string{"get", "list"}},
 		{Plugin: "notes", Expose: []string{"list"}},
 	})...)
 	if fault.CodeOf(err) != fault.UserMCPProxyNameCollision || !strings.Contains(err.Error(), `"notes_list" is listed twice by plugin:notes`) {
 		t.Errorf("NewRouter = %v, want a collision on notes_list", err)
 	}
-	_, err = routing.NewRouter(context.Background(), routing.Options{}, Providers(h, []proxy.PluginTools{{Plugin: "notes", Expose: []string{"gett"}}})...)
+	_, err = routing.NewRouter(context.Background(), routing.Options{}, Providers(h, []toolset.PluginTools{{Plugin: "notes", Expose: []string{"gett"}}})...)
 	if err == nil || !strings.Contains(err.Error(), `no operation "gett"`) || !strings.Contains(err.Error(), "did you mean 'get'?") {
 		t.Errorf("NewRouter with an unknown operation = %v", err)
 	}
@@ -171,7 +171,7 @@ func BenchmarkPluginCall(b *testing.B) {
 // stop the plugin processes, and so is a NewRouter that fails.
 func TestRouterCloseStopsOwnedPlugins(t *testing.T) {
 	h, bins := realHost(t)
-	entries := []proxy.PluginTools{{Plugin: "echo", Expose: []string{"echo"}}, {Plugin: "notes", Expose: []string{"get"}}}
+	entries := []toolset.PluginTools{{Plugin: "echo", Expose: []string{"echo"}}, {Plugin: "notes", Expose: []string{"get"}}}
 	router, err := routing.NewRouter(context.Background(), routing.Options{}, Owned(h, h, entries)...)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func TestRouterCloseStopsOwnedPlugins(t *testing.T) {
 	}
 
 	h2, _ := realHost(t)
-	_, err = routing.NewRouter(context.Background(), routing.Options{}, Owned(h2, h2, []proxy.PluginTools{{Plugin: "echo", Expose: []string{"nope"}}})...)
+	_, err = routing.NewRouter(context.Background(), routing.Options{}, Owned(h2, h2, []toolset.PluginTools{{Plugin: "echo", Expose: []string{"nope"}}})...)
 	if err == nil {
 		t.Fatal("NewRouter accepted an unknown operation")
 	}

@@ -1,0 +1,72 @@
+package stepproxy
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"go.opentelemetry.io/otel/propagation"
+
+	"github.com/awf-dev/awf/internal/domain/toolset"
+)
+
+// Spec builds what one step's proxy serves. It is the one builder behind `awf run` and
+// `awf call --workflow --step`, so both hide the step's api_key_env variable from Bash, forward
+// the run's OTEL_* variables and hand the step's trace context to the proxy. A step without an
+// mcp_proxy block gets the defaults: the built-ins, the default intent rule, no plugin tools.
+func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
+	spec := toolset.Spec{
+		Root:         st.Dir,
+		Builtins:     true,
+		Intent:       toolset.DefaultIntent(),
+		ActivityFile: s.ActivityFile,
+		LogFile:      s.LogFile,
+		RunID:        s.RunID,
+		Step:         st.Name,
+		PluginsFile:  s.PluginsFile,
+		OTelEnv:      s.otelEnv(),
+		Traceparent:  traceparent(ctx),
+	}
+	if p := st.Proxy; p != nil {
+		spec.Builtins = p.InterceptBuiltins
+		spec.Intent = toolset.Intent{
+			Split:              p.Intent.Split,
+			Allow:              slices.Clone(p.Intent.Allow), // nil (all) and empty (none) kept apart
+			Strict:             p.Intent.StrictServerValidation,
+			RequireDeclaration: p.Intent.RequireDeclaration,
+		}
+		for _, pt := range p.PluginTools {
+			spec.PluginTools = append(spec.PluginTools, toolset.PluginTools{Plugin: pt.Plugin, Expose: slices.Clone(pt.Expose)})
+		}
+	}
+	// A step may keep its model key in a variable of its own choosing; the agent's Bash must not
+	// be able to print it.
+	if name, ok := st.Options["api_key_env"].(string); ok && name != "" {
+		spec.HideEnv = append(spec.HideEnv, name)
+	}
+	return spec
+}
+
+// otelEnv is the run's OTEL_* variables; nil when there are none.
+func (s *Service) otelEnv() map[string]string {
+	if s.Env == nil {
+		return nil
+	}
+	var out map[string]string
+	for _, kv := range s.Env.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, "OTEL_") {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// traceparent is ctx's span context in W3C form; empty when ctx carries no valid span.
+func traceparent(ctx context.Context) string {
+	carrier := propagation.MapCarrier{}
+	propagation.TraceContext{}.Inject(ctx, carrier)
+	return carrier["traceparent"]
+}

@@ -1,0 +1,162 @@
+package usecase
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/application/run"
+	"github.com/awf-dev/awf/internal/application/stepproxy"
+	"github.com/awf-dev/awf/internal/application/validate"
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+)
+
+// RunView shows a run as it goes: cmd/awf prints text or JSON through one.
+type RunView interface {
+	// Warnings shows the workflow's warnings before it runs.
+	Warnings(ds fault.Diagnostics)
+	// Invalid shows why the workflow cannot run.
+	Invalid(rep validate.Report)
+	// InputProblems shows the --input values that do not fit the workflow's inputs.
+	InputProblems(ds fault.Diagnostics)
+	// Started announces the run and returns the observer of its steps.
+	Started(workflow, runID string) run.Observer
+	// Finished shows the run's outcome; err is the run's error, if any.
+	Finished(res *run.Result, err error, runDir string)
+}
+
+// RunPorts are the adapters a run needs; cmd/awf wires them.
+type RunPorts struct {
+	Validator Validator
+	// NewRunID names a new run.
+	NewRunID func() string
+	// OpenLog opens the run's log (JSON lines in file, awf's own trouble on the terminal).
+	OpenLog func(file string) (*zap.Logger, func() error, error)
+	// StartTracing sets tracing up from the OTEL_* variables; the function it returns flushes.
+	StartTracing func(ctx context.Context) (func(context.Context) error, error)
+	Tracer       trace.Tracer
+	Commands     ports.CommandRunner
+	// Agents are the agent providers by name, logging to the run's logger.
+	Agents    func(*zap.Logger) map[string]ports.AgentProvider
+	Files     ports.PrivateFiles
+	Env       ports.Environment
+	Processes ports.Processes
+	Handoff   ports.ToolsetHandoff
+	// Activity reads the run's activity file back, for the steps' tool-call summaries.
+	Activity func(file string) ports.ActivitySource
+	// ActivityFileName is the activity file's name inside the run directory.
+	ActivityFileName string
+	// Routers builds the agent steps' routers, logging to the run's logger.
+	Routers func(*zap.Logger) stepproxy.RouterFactory
+	// AwfPath is the binary agent CLIs spawn as `awf mcp-serve`; InProcess names the providers
+	// that call tools in-process instead.
+	AwfPath   string
+	InProcess map[string]bool
+}
+
+// Run is `awf run`: validate a workflow and its inputs, then run it with a log, traces, a
+// private temp dir and a tool proxy for its agent steps.
+type Run struct {
+	RunPorts
+	// Root is the project root: .awf/ lives there and steps run there by default.
+	Root string
+	View RunView
+}
+
+// RunRequest is one `awf run` as typed.
+type RunRequest struct {
+	Target string
+	// Inputs are the --input flags, name=value.
+	Inputs []string
+}
+
+// tracingFlush bounds how long the run waits for its traces to be exported.
+const tracingFlush = 5 * time.Second
+
+// Do runs the workflow. Failures the view already showed come back as *Reported.
+func (u Run) Do(ctx context.Context, req RunRequest) error {
+	rep, err := u.Validator.Validate(ctx, req.Target)
+	if err != nil {
+		return err
+	}
+	u.View.Warnings(rep.Diagnostics.Warnings())
+	if !rep.Valid() {
+		u.View.Invalid(rep)
+		return &Reported{Code: fault.ExitUser}
+	}
+	given, ds := run.ParseInputFlags(req.Inputs)
+	if ds.HasErrors() {
+		return fault.New(ds[0].Code, "%s", ds[0].Message).WithHint("%s", ds[0].Hint)
+	}
+	// The inputs are checked before the run gets an id and a directory, so a typo leaves nothing
+	// behind; the engine resolves the same values when it runs.
+	if _, ids := run.ResolveInputs(rep.Workflow, given); ids.HasErrors() {
+		u.View.InputProblems(ids.Errors())
+		return &Reported{Code: fault.ExitUser}
+	}
+	return u.start(ctx, rep, given)
+}
+
+// start sets the run's log, tracing and temp dir up, runs the workflow and shows the outcome.
+func (u Run) start(ctx context.Context, rep validate.Report, given map[string]string) error {
+	runID := u.NewRunID()
+	runDir := filepath.Join(u.Root, ".awf", "runs", runID)
+	logFile := filepath.Join(runDir, "run.log")
+	logger, closeLog, err := u.OpenLog(logFile)
+	if err != nil {
+		return fault.Wrap(err, fault.SystemFSRunDir, "cannot create the run directory %s", runDir)
+	}
+	defer func() { _ = closeLog() }()
+	shutdown, err := u.StartTracing(ctx)
+	if err != nil {
+		return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables").WithHint("check OTEL_TRACES_EXPORTER and OTEL_EXPORTER_OTLP_* values")
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), tracingFlush)
+		defer cancel()
+		_ = shutdown(sctx)
+	}()
+	tmp, err := u.Files.MakeDir("", "awf-run-"+runID+"-")
+	if err != nil {
+		return fault.Wrap(err, fault.SystemFSTemp, "cannot create the run's private temp directory")
+	}
+	defer func() { _ = u.Files.RemoveAll(tmp) }()
+	activityFile := filepath.Join(runDir, u.ActivityFileName)
+	proxySvc := &stepproxy.Service{
+		Build:        u.Routers(logger),
+		AwfPath:      u.AwfPath,
+		RunID:        runID,
+		TempDir:      tmp,
+		ActivityFile: activityFile,
+		LogFile:      logFile,
+		PluginsFile:  filepath.Join(u.Root, ".awf", "plugins.yaml"),
+		Activity:     u.Activity(activityFile),
+		Logger:       logger,
+		InProcess:    u.InProcess,
+		Files:        u.Files,
+		Handoff:      u.Handoff,
+		Processes:    u.Processes,
+		Env:          u.Env,
+	}
+	obs := u.View.Started(rep.Workflow.Name, runID)
+	runner := run.New(run.Options{
+		Logger:   logger,
+		Tracer:   u.Tracer,
+		Commands: u.Commands,
+		Agents:   u.Agents(logger),
+		Proxy:    proxySvc,
+		Observer: obs,
+		RunID:    runID,
+		Dir:      u.Root,
+	})
+	res, runErr := runner.Run(ctx, rep.Workflow, given)
+	u.View.Finished(res, runErr, runDir)
+	if runErr != nil {
+		return &Reported{Code: fault.ExitCode(runErr)}
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+// Package toolset says what one agent step's tool proxy serves and how it reports back: the
+// root the file tools are confined to, whether the built-in tools are on, the plugin operations
+// exposed, the intent rule's settings, the labels of its records and the variables Bash must not
+// see. It is the concept only; the file an `awf mcp-serve` subprocess reads is an encoding of it
+// kept in infrastructure.
+package toolset
+
+import "github.com/awf-dev/awf/internal/domain/tool"
+
+// Spec is everything a step's proxy needs to serve the step's tools, in process or in an
+// `awf mcp-serve` subprocess, and to report back to the run that started it.
+type Spec struct {
+	// Root confines the file tools; absolute. Empty means the serving process's directory.
+	Root string
+	// Builtins serves awf's six built-in tools (Read, Write, Edit, Bash, Glob, Grep).
+	Builtins bool
+	// PluginTools lists plugin operations to expose as <plugin>_<operation>.
+	PluginTools []PluginTools
+	// Intent is the intent rule's settings for the step.
+	Intent Intent
+	// ActivityFile receives one record per call; empty records nothing.
+	ActivityFile string
+	// LogFile receives the server's log lines.
+	LogFile string
+	// ReadyFile is written once the server serves, so the step can prove the proxy ran.
+	ReadyFile string
+	// RunID and Step label records, spans and log lines.
+	RunID string
+	Step  string
+	// PluginsFile is the plugins.yaml the plugin declarations come from.
+	PluginsFile string
+	// BashEnv, when non-nil, is the exact environment of the Bash tool; otherwise the serving
+	// process's environment minus agent credentials and HideEnv.
+	BashEnv []string
+	// HideEnv names more variables Bash must not see, such as the one a step's api_key_env
+	// names: the agent could otherwise print the step's model key.
+	HideEnv []string
+	// OTelEnv carries the run's OTEL_* variables: some CLIs (codex) give their MCP servers only
+	// HOME, LANG, PATH and TERM, and tool-call spans must still reach the run's collector.
+	OTelEnv map[string]string
+	// Traceparent (W3C) makes the tool-call spans children of the step's span across the
+	// process boundary.
+	Traceparent string
+}
+
+// PluginTools exposes operations of one declared plugin.
+type PluginTools struct {
+	Plugin string
+	Expose []string
+}
+
+// Intent is how the intent rule applies to the step's calls (DESIGN §5).
+type Intent struct {
+	// Split exposes retrieve_tools and call_tool_read/write/destructive instead of each tool.
+	Split bool
+	// Allow lists the variants the step may use; nil means all three, empty means none.
+	Allow []tool.Variant
+	// Strict refuses calls whose variant contradicts the tool's annotations; false only warns.
+	Strict bool
+	// RequireDeclaration makes intent.operation_type mandatory on split calls.
+	RequireDeclaration bool
+}
+
+// DefaultIntent is the rule for a proxy whose step says nothing: direct exposure, every variant,
+// strict server validation, no mandatory declaration.
+func DefaultIntent() Intent { return Intent{Strict: true} }
+
+// Ready is what a serving proxy reports once it serves: which process serves, and which tools
+// it lists. The step that spawned the agent reads it to prove the proxy really ran and to stop
+// the process if it outlives its agent.
+type Ready struct {
+	PID   int
+	Tools []string
+}

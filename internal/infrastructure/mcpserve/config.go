@@ -1,0 +1,179 @@
+package mcpserve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/domain/toolset"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
+)
+
+// fileConfig is the JSON file given to `awf mcp-serve --config`: the wire form of a
+// toolset.Spec. Unknown keys are rejected so a typo cannot leave a half-working server; a
+// missing intercept_builtins means true and a missing intent means the default rule.
+type fileConfig struct {
+	RootDir           string            `json:"root_dir,omitempty"`
+	InterceptBuiltins *bool             `json:"intercept_builtins,omitempty"`
+	PluginTools       []filePluginTools `json:"plugin_tools,omitempty"`
+	Intent            *fileIntent       `json:"intent,omitempty"`
+	ActivityFile      string            `json:"activity_file,omitempty"`
+	Traceparent       string            `json:"traceparent,omitempty"`
+	LogFile           string            `json:"log_file,omitempty"`
+	ReadyFile         string            `json:"ready_file,omitempty"`
+	RunID             string            `json:"run_id,omitempty"`
+	Step              string            `json:"step,omitempty"`
+	BashEnv           []string          `json:"bash_env,omitempty"`
+	HideEnv           []string          `json:"hide_env,omitempty"`
+	OTelEnv           map[string]string `json:"otel_env,omitempty"`
+	PluginsFile       string            `json:"plugins_file,omitempty"`
+}
+
+type filePluginTools struct {
+	Plugin string   `json:"plugin"`
+	Expose []string `json:"expose"`
+}
+
+// fileIntent keeps allow without omitempty: null means every variant, [] means none.
+type fileIntent struct {
+	Split                  bool           `json:"split,omitempty"`
+	Allow                  []tool.Variant `json:"allow"`
+	StrictServerValidation *bool          `json:"strict_server_validation,omitempty"`
+	RequireDeclaration     bool           `json:"require_declaration,omitempty"`
+}
+
+// Encode is the config file for spec.
+func Encode(spec toolset.Spec) ([]byte, error) {
+	builtins, strict := spec.Builtins, spec.Intent.Strict
+	c := fileConfig{
+		RootDir:           spec.Root,
+		InterceptBuiltins: &builtins,
+		Intent: &fileIntent{Split: spec.Intent.Split, Allow: spec.Intent.Allow,
+			StrictServerValidation: &strict, RequireDeclaration: spec.Intent.RequireDeclaration},
+		ActivityFile: spec.ActivityFile, Traceparent: spec.Traceparent, LogFile: spec.LogFile,
+		ReadyFile: spec.ReadyFile, RunID: spec.RunID, Step: spec.Step, BashEnv: spec.BashEnv,
+		HideEnv: spec.HideEnv, OTelEnv: spec.OTelEnv, PluginsFile: spec.PluginsFile,
+	}
+	for _, p := range spec.PluginTools {
+		c.PluginTools = append(c.PluginTools, filePluginTools{Plugin: p.Plugin, Expose: p.Expose})
+	}
+	return json.MarshalIndent(c, "", "  ")
+}
+
+// Defaults is the toolset of an empty config (and of `awf mcp-serve` without --config): the
+// built-in tools over the current directory under the default intent rule.
+func Defaults() toolset.Spec { return fileConfig{}.spec() }
+
+// Decode reads a config strictly: unknown keys, trailing data and bad values are errors that say
+// which key is wrong.
+func Decode(r io.Reader) (toolset.Spec, error) {
+	var c fileConfig
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return toolset.Spec{}, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return toolset.Spec{}, fmt.Errorf("config is not valid: %w", err)
+	}
+	if dec.More() {
+		return toolset.Spec{}, fmt.Errorf("config has data after the JSON object")
+	}
+	if err := c.validate(); err != nil {
+		return toolset.Spec{}, err
+	}
+	return c.spec(), nil
+}
+
+// spec is the toolset the config describes, defaults filled in.
+func (c fileConfig) spec() toolset.Spec {
+	s := toolset.Spec{
+		Root: c.RootDir, Builtins: c.builtins(), Intent: toolset.DefaultIntent(),
+		ActivityFile: c.ActivityFile, LogFile: c.LogFile, ReadyFile: c.ReadyFile, RunID: c.RunID,
+		Step: c.Step, PluginsFile: c.PluginsFile, BashEnv: c.BashEnv, HideEnv: c.HideEnv,
+		OTelEnv: c.OTelEnv, Traceparent: c.Traceparent,
+	}
+	if in := c.Intent; in != nil {
+		s.Intent = toolset.Intent{Split: in.Split, Allow: in.Allow, Strict: in.StrictServerValidation == nil || *in.StrictServerValidation, RequireDeclaration: in.RequireDeclaration}
+	}
+	for _, p := range c.PluginTools {
+		s.PluginTools = append(s.PluginTools, toolset.PluginTools{Plugin: p.Plugin, Expose: p.Expose})
+	}
+	return s
+}
+
+func (c fileConfig) builtins() bool { return c.InterceptBuiltins == nil || *c.InterceptBuiltins }
+
+// validate checks values that JSON types alone cannot.
+func (c fileConfig) validate() error {
+	var problems []string
+	if c.RootDir != "" && !filepath.IsAbs(c.RootDir) {
+		problems = append(problems, fmt.Sprintf("root_dir %q must be an absolute path", c.RootDir))
+	}
+	for i, p := range c.PluginTools {
+		if p.Plugin == "" {
+			problems = append(problems, fmt.Sprintf("plugin_tools[%d].plugin is empty", i))
+		}
+		if len(p.Expose) == 0 {
+			problems = append(problems, fmt.Sprintf("plugin_tools[%d].expose lists no operation", i))
+		}
+	}
+	if c.Intent != nil {
+		for _, v := range c.Intent.Allow {
+			if !v.Valid() {
+				problems = append(problems, fmt.Sprintf("intent.allow has %q: must be read, write or destructive", v))
+			}
+		}
+	}
+	if !c.builtins() && len(c.PluginTools) == 0 {
+		problems = append(problems, "no tools to serve: intercept_builtins is false and plugin_tools is empty")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("config is not valid: %s", strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// Handoff is the ports.ToolsetHandoff adapter: the config file `awf mcp-serve --config` reads
+// and the ready record it writes back.
+type Handoff struct{}
+
+var _ ports.ToolsetHandoff = Handoff{}
+
+// WriteSpec writes spec's config file atomically, mode 0600 (it names the run's files).
+func (Handoff) WriteSpec(path string, spec toolset.Spec) error {
+	b, err := Encode(spec)
+	if err != nil {
+		return err
+	}
+	return privatefs.WriteFile(path, b)
+}
+
+// maxReadyBytes bounds the ready record: a few hundred bytes in practice.
+const maxReadyBytes = 1 << 20
+
+// ReadReady reads the ready record mcp-serve wrote once it served.
+func (Handoff) ReadReady(_ context.Context, path string) (toolset.Ready, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return toolset.Ready{}, err
+	}
+	defer func() { _ = f.Close() }()
+	var r ReadyRecord
+	if err := json.NewDecoder(io.LimitReader(f, maxReadyBytes)).Decode(&r); err != nil {
+		return toolset.Ready{}, fmt.Errorf("ready record %s: %w", path, err)
+	}
+	if r.PID <= 0 {
+		return toolset.Ready{}, errors.New("ready record without pid")
+	}
+	return toolset.Ready{PID: r.PID, Tools: r.Tools}, nil
+}

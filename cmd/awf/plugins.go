@@ -43,46 +43,52 @@ Exit 0, or 3 when a declared plugin failed to start.`,
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			root, err := g.projectRoot()
-			if err != nil {
-				return fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
-			}
-			level := zapcore.WarnLevel
-			if g.verbose {
-				level = zapcore.DebugLevel
-			}
-			logger, closeLog, err := logging.New(logging.Options{Console: cmd.ErrOrStderr(), ConsoleLevel: level})
-			if err != nil {
-				return err
-			}
-			defer func() { _ = closeLog() }()
-			host := plugins.New(plugins.Options{Root: root, Logger: logger})
-			defer func() { _ = host.Close() }()
-			rows, err := pluginRows(cmd.Context(), host, !noStart)
-			if err != nil {
-				return err
-			}
-			if format == "json" {
-				if err := writeJSON(cmd.OutOrStdout(), struct {
-					Plugins []pluginRow `json:"plugins"`
-				}{rows}); err != nil {
-					return err
-				}
-			} else {
-				printPlugins(cmd.OutOrStdout(), rows)
-			}
-			for _, r := range rows {
-				if r.State == string(plugins.StateFailed) {
-					return &exitError{code: fault.ExitExecution}
-				}
-			}
-			return nil
+			return listPlugins(cmd, g, format, !noStart)
 		},
 	}
 	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	list.Flags().BoolVar(&noStart, "no-start", false, "do not start plugins; show declarations only")
 	cmd.AddCommand(list)
 	return cmd
+}
+
+// listPlugins prints the project's plugins, starting them when start is set to ask for their
+// operations; exit 3 when one failed to start.
+func listPlugins(cmd *cobra.Command, g *globalFlags, format string, start bool) error {
+	root, err := g.projectRoot()
+	if err != nil {
+		return fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
+	}
+	level := zapcore.WarnLevel
+	if g.verbose {
+		level = zapcore.DebugLevel
+	}
+	logger, closeLog, err := logging.New(logging.Options{Console: cmd.ErrOrStderr(), ConsoleLevel: level})
+	if err != nil {
+		return err
+	}
+	defer func() { _ = closeLog() }()
+	host := plugins.New(plugins.Options{Root: root, Logger: logger})
+	defer func() { _ = host.Close() }()
+	rows, err := pluginRows(cmd.Context(), host, start)
+	if err != nil {
+		return err
+	}
+	if format == "json" {
+		if err := writeJSON(cmd.OutOrStdout(), struct {
+			Plugins []pluginRow `json:"plugins"`
+		}{rows}); err != nil {
+			return err
+		}
+	} else {
+		printPlugins(cmd.OutOrStdout(), rows)
+	}
+	for _, r := range rows {
+		if r.State == string(plugins.StateFailed) {
+			return &exitError{code: fault.ExitExecution}
+		}
+	}
+	return nil
 }
 
 // pluginRow is one plugin as `awf plugins list` shows it.

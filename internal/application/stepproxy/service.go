@@ -142,12 +142,11 @@ func (sess *Session) Finish(ctx context.Context, stepErr error) (summary string,
 	}
 	if sess.Attach != nil {
 		rec, readErr := sess.svc.Handoff.ReadReady(ctx, sess.readyFile)
-		switch {
-		case readErr != nil && stepErr == nil:
+		if readErr == nil {
+			sess.svc.stopStraggler(ctx, rec.PID)
+		} else if stepErr == nil {
 			err = fault.New(fault.ExecutionMCPProxyNotServed, "step %q: the agent finished but awf's MCP proxy never started, so it ran without awf's tools", sess.step).
 				WithHint("check the mcp-serve errors in %s and that the CLI supports the proxy flags", sess.svc.LogFile)
-		case readErr == nil:
-			sess.svc.stopStraggler(ctx, rec.PID)
 		}
 	}
 	return sess.svc.summary(ctx, sess.step), err

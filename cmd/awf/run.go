@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"time"
 
@@ -115,7 +116,8 @@ func routerFactory(host *plugins.Host, logger *zap.Logger) stepproxy.RouterFacto
 
 // reported turns a failure the use case already showed into a silent exit code.
 func reported(err error) error {
-	if r, ok := err.(*usecase.Reported); ok {
+	var r *usecase.Reported
+	if errors.As(err, &r) {
 		return &exitError{code: r.Code}
 	}
 	return err

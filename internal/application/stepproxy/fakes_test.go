@@ -160,7 +160,7 @@ func (p *procs) WaitExit(ctx context.Context, pid int) error {
 	if ok {
 		p.waits = append(p.waits, time.Until(dl))
 	} else {
-		p.waits = append(p.waits, -1)
+		p.waits = append(p.waits, noDeadline)
 	}
 	alive := p.alive[pid]
 	p.mu.Unlock()
@@ -170,6 +170,9 @@ func (p *procs) WaitExit(ctx context.Context, pid int) error {
 	<-ctx.Done()
 	return ctx.Err()
 }
+
+// noDeadline marks a wait without a deadline; any real remaining time is larger.
+const noDeadline = -time.Hour
 
 // env is a fixed ports.Environment.
 type env []string

@@ -142,7 +142,8 @@ func TestFinishStopsStragglers(t *testing.T) {
 				t.Fatal("straggler left alive")
 			}
 			for _, w := range fx.procs.waits {
-				if w < 0 || w > time.Millisecond {
+				// The remaining time may already be negative on a loaded machine; never unbounded.
+				if w == noDeadline || w > time.Millisecond {
 					t.Fatalf("wait not bounded by the grace: %v", fx.procs.waits)
 				}
 			}

@@ -68,7 +68,8 @@ settings (plugins, intent) apply. Exit 0 on success, 1 when refused or the tool 
 					return err
 				}
 				cfg.Step = st.Name
-				if p := st.MCPProxy; p != nil {
+				if a := st.Agent(); a != nil && a.MCPProxy != nil {
+					p := a.MCPProxy
 					cfg.InterceptBuiltins = &p.InterceptBuiltins
 					for _, pt := range p.PluginTools {
 						cfg.PluginTools = append(cfg.PluginTools, proxy.PluginTools{Plugin: pt.Plugin, Expose: pt.Expose})

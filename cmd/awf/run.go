@@ -24,6 +24,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/promptfile"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -137,16 +138,21 @@ func runWorkflow(ctx context.Context, g *globalFlags, target string, rawInputs [
 		obs = &textObserver{out: out}
 		fmt.Fprintf(out, "Running workflow '%s' (run %s)\n", rep.Workflow.Name, runID)
 	}
-	runner := run.New(run.Options{
+	runner, err := run.New(run.Options{
 		Logger:   logger,
 		Tracer:   otel.Tracer("awf"),
 		Commands: shell.Runner{},
 		Agents:   agentProviders(logger),
+		Prompts:  promptfile.Reader{},
 		Proxy:    proxySvc,
 		Observer: obs,
 		RunID:    runID,
 		Dir:      root,
+		Environ:  os.Environ(),
 	})
+	if err != nil {
+		return err
+	}
 	res, runErr := runner.Run(ctx, rep.Workflow, given)
 	if format == "json" {
 		printRunJSON(out, res, runErr, runDir)

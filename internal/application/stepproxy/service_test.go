@@ -62,9 +62,9 @@ func agentStep(provider string, allow ...tool.Variant) *workflow.State {
 	if allow != nil {
 		in.Allow = allow
 	}
-	return &workflow.State{Name: "review", Type: workflow.StateAgent, Provider: provider,
+	return &workflow.State{Name: "review", Type: workflow.StateAgent, Spec: &workflow.AgentSpec{Provider: provider,
 		MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true, Intent: in,
-			PluginTools: []workflow.PluginTools{{Plugin: "notes", Expose: []string{"get"}}}}}
+			PluginTools: []workflow.PluginTools{{Plugin: "notes", Expose: []string{"get"}}}}}}
 }
 
 func TestPrepareCLIWritesPrivateConfig(t *testing.T) {
@@ -159,5 +159,6 @@ func TestPrepareInProcess(t *testing.T) {
 }
 
 func stepOf(st *workflow.State, dir string) Step {
-	return Step{Name: st.Name, Provider: st.Provider, Proxy: st.MCPProxy, Options: st.Options, Dir: dir}
+	a := st.Agent()
+	return Step{Name: st.Name, Provider: a.Provider, Proxy: a.MCPProxy, Options: a.Options, Dir: dir}
 }

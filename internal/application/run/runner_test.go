@@ -310,3 +310,31 @@ func TestParseInputFlags(t *testing.T) {
 		t.Fatalf("got %v diags %v", got, ds)
 	}
 }
+
+func TestTimeoutKeepsAnExitCode(t *testing.T) {
+	for _, code := range []int{0, 143} {
+		x := executorFunc(func(ctx context.Context, _ *workflow.State, _ Scope) (Outcome, error) {
+			<-ctx.Done()
+			return Outcome{ExitCode: code}, context.Cause(ctx)
+		})
+		st := cmdState("a", "x", "done", "bad")
+		st.Timeout = time.Millisecond
+		res, _ := newRun(t, Options{Executors: map[workflow.StateType]Executor{workflow.StateCommand: x}}).Run(context.Background(), flow(st), one)
+		want := code
+		if code == 0 {
+			want = -1
+		}
+		if s := res.Steps[0]; s.ExitCode != want || s.Status != StepFailure {
+			t.Errorf("exit %d under a timeout became %+v", code, s)
+		}
+	}
+}
+
+func TestTail(t *testing.T) {
+	if got := tail("abc", 3); got != "abc" {
+		t.Errorf("tail at the limit = %q", got)
+	}
+	if got := tail("abcd", 3); got != "…bcd" {
+		t.Errorf("tail past the limit = %q", got)
+	}
+}

@@ -28,25 +28,20 @@ func ParseStateType(word string) (StateType, bool) {
 	return StateType(word), false
 }
 
-// Keys of a state by kind. The common keys are accepted by every kind; the others belong to the
-// kinds listing them. A key outside every list is unknown (a typo); a key of another kind is
-// valid YAML for the wrong kind of state, which deserves its own message.
-var (
-	commonStateKeys   = []string{"type", "description"}
-	commandStateKeys  = []string{"command", "dir", "timeout", "on_success", "on_failure"}
-	agentStateKeys    = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure"}
-	terminalStateKeys = []string{"status", "message"}
-)
+// commonStateKeys are accepted by every kind; each kind lists its other keys beside its spec. A
+// key outside every list is unknown (a typo); a key of another kind is valid YAML for the wrong
+// kind of state, which deserves its own message.
+var commonStateKeys = []string{"type", "description"}
 
 // StateKeys returns the keys a state of type t accepts. For a type awf does not know it returns
 // every state key, so a typo in `type:` does not also flag each key of the state.
 func StateKeys(t StateType) []string {
 	out := append([]string(nil), commonStateKeys...)
-	if spec := NewSpec(t); spec != nil {
-		return append(out, spec.keys()...)
+	if k, ok := kindOf(t); ok {
+		return append(out, k.keys...)
 	}
 	for _, k := range kinds {
-		for _, key := range k.empty().keys() {
+		for _, key := range k.keys {
 			if !slices.Contains(out, key) {
 				out = append(out, key)
 			}

@@ -6,9 +6,6 @@ package workflow
 type Spec interface {
 	// Kind is the state type the spec belongs to.
 	Kind() StateType
-	// keys are the keys a state of this kind accepts besides the common "type" and
-	// "description", in the order hints list them.
-	keys() []string
 	// validate checks the kind's own rules; the validator checks the common fields.
 	validate(v *validator, s *State)
 	// templates are the keys interpolated at run time, with their text, in checking order.
@@ -18,19 +15,31 @@ type Spec interface {
 // templateField is one template a spec holds: its key and its text.
 type templateField struct{ key, text string }
 
-// kind describes one state kind: its type, other words accepted for it in YAML, and its empty
-// spec.
+// kind describes one state kind: its type, other words accepted for it in YAML, the keys it
+// accepts besides the common "type" and "description" (in the order hints list them), and its
+// empty spec.
 type kind struct {
 	typ     StateType
 	aliases []string
+	keys    []string
 	empty   func() Spec
 }
 
 // kinds lists every state kind awf runs, in the order hints list them.
 var kinds = []kind{
-	{StateCommand, []string{"step"}, func() Spec { return &CommandSpec{} }},
-	{StateAgent, nil, func() Spec { return &AgentSpec{} }},
-	{StateTerminal, nil, func() Spec { return &TerminalSpec{} }},
+	{StateCommand, []string{"step"}, commandStateKeys, func() Spec { return &CommandSpec{} }},
+	{StateAgent, nil, agentStateKeys, func() Spec { return &AgentSpec{} }},
+	{StateTerminal, nil, terminalStateKeys, func() Spec { return &TerminalSpec{} }},
+}
+
+// kindOf returns the description of kind t.
+func kindOf(t StateType) (kind, bool) {
+	for _, k := range kinds {
+		if k.typ == t {
+			return k, true
+		}
+	}
+	return kind{}, false
 }
 
 // Kinds returns every state kind, so the engine can check that it can execute each one.
@@ -44,10 +53,8 @@ func Kinds() []StateType {
 
 // NewSpec returns the empty spec of kind t, or nil when awf knows no such kind. Decoders fill it.
 func NewSpec(t StateType) Spec {
-	for _, k := range kinds {
-		if k.typ == t {
-			return k.empty()
-		}
+	if k, ok := kindOf(t); ok {
+		return k.empty()
 	}
 	return nil
 }
@@ -64,8 +71,6 @@ type UnknownSpec struct {
 
 // Kind is the word as written: no executor answers to it.
 func (u *UnknownSpec) Kind() StateType { return StateType(u.Word) }
-
-func (u *UnknownSpec) keys() []string { return StateKeys("")[len(commonStateKeys):] }
 
 // validate leaves the kind's rules alone: with the type unknown, they would only guess.
 func (u *UnknownSpec) validate(*validator, *State) {}

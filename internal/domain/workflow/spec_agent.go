@@ -7,6 +7,9 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
+// agentStateKeys are the keys of an agent state besides the common ones.
+var agentStateKeys = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure"}
+
 // AgentSpec is what an agent state asks of an AI coding agent.
 type AgentSpec struct {
 	Provider string
@@ -22,8 +25,6 @@ type AgentSpec struct {
 
 // Kind implements Spec.
 func (*AgentSpec) Kind() StateType { return StateAgent }
-
-func (*AgentSpec) keys() []string { return agentStateKeys }
 
 func (a *AgentSpec) templates() []templateField {
 	return []templateField{{"prompt", a.Prompt}, {"dir", a.Dir}}

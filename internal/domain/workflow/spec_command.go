@@ -2,6 +2,9 @@ package workflow
 
 import "github.com/awf-dev/awf/internal/domain/fault"
 
+// commandStateKeys are the keys of a command state besides the common ones.
+var commandStateKeys = []string{"command", "dir", "timeout", "on_success", "on_failure"}
+
 // CommandSpec is what a command state runs: a shell command, in a directory.
 type CommandSpec struct {
 	Command string
@@ -11,8 +14,6 @@ type CommandSpec struct {
 
 // Kind implements Spec.
 func (*CommandSpec) Kind() StateType { return StateCommand }
-
-func (*CommandSpec) keys() []string { return commandStateKeys }
 
 func (c *CommandSpec) validate(v *validator, s *State) {
 	v.required(s, "command", c.Command, fault.UserWorkflowMissingCommand, "add `command: <shell command>`")

@@ -4,6 +4,9 @@ import "github.com/awf-dev/awf/internal/domain/fault"
 
 var terminalStatusNames = []string{string(StatusSuccess), string(StatusFailure)}
 
+// terminalStateKeys are the keys of a terminal state besides the common ones.
+var terminalStateKeys = []string{"status", "message"}
+
 // TerminalSpec is how a terminal state ends the run.
 type TerminalSpec struct {
 	// Status is success or failure; "" (a state built in code) counts as success.
@@ -14,8 +17,6 @@ type TerminalSpec struct {
 
 // Kind implements Spec.
 func (*TerminalSpec) Kind() StateType { return StateTerminal }
-
-func (*TerminalSpec) keys() []string { return terminalStateKeys }
 
 func (t *TerminalSpec) validate(v *validator, s *State) {
 	if t.Status != "" && t.Status != StatusSuccess && t.Status != StatusFailure {

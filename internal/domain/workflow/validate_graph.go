@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -13,13 +14,7 @@ func (v *validator) graph() {
 	if len(v.stateNames) == 0 {
 		return
 	}
-	var terminals int
-	for _, n := range v.stateNames {
-		if w.States[n].Ends() {
-			terminals++
-		}
-	}
-	if terminals == 0 {
+	if !slices.ContainsFunc(v.stateNames, func(n string) bool { return w.States[n].Ends() }) {
 		v.ds.Errorf(w.KeyAt("states"), fault.UserWorkflowNoTerminal,
 			"add a terminal state, e.g. `done: {type: terminal, status: success}`, and point an on_success at it",
 			"workflow has no terminal state: no run could ever finish")

@@ -32,7 +32,8 @@ func proxyOn(w *Workflow, m *MCPProxy) *MCPProxy {
 	return m
 }
 
-// diag is an expected diagnostic: "CODE@line:col", and words its message and hint must hold.
+// diag is an expected diagnostic: "CODE@line:col", and words its message and hint must hold
+// (a message starting with ^ must start with what follows).
 type diag struct {
 	at, msg, hint string
 }
@@ -76,6 +77,10 @@ func TestValidateCases(t *testing.T) {
 			w.File = ""
 			w.Inputs = append(w.Inputs, Input{Name: "target"})
 		}, []diag{{"USER.INPUT.DUPLICATE_NAME@0:0", "declared twice", "rename or remove one of them"}}},
+		{"input declared twice, first at no line", func(w *Workflow) {
+			w.Inputs = append(w.Inputs, Input{Name: "target", Pos: p(7, 5)})
+			wroteTop(w, "inputs[0].name", fault.Position{File: "wf.yaml"}, fault.Position{File: "wf.yaml"})
+		}, []diag{{"USER.INPUT.DUPLICATE_NAME@7:5", "declared twice", "rename or remove one of them"}}},
 		{"unknown input type, default not judged", func(w *Workflow) {
 			w.Inputs = append(w.Inputs, Input{Name: "n", Type: "int", Default: "x"})
 			wroteTop(w, "inputs[1].type", p(8, 5), p(8, 11))
@@ -185,7 +190,9 @@ func TestValidateCases(t *testing.T) {
 		{"an unknown input on the second line", func(w *Workflow) { w.States["build"].Command().Command = "echo\n{{.inputs.targte}}" },
 			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@5:3", `line 2 of command of state "build" refers to undeclared input "targte" (.inputs.targte)`, "did you mean 'target'?"}}},
 		{"an unknown input like no other", func(w *Workflow) { w.States["build"].Command().Command = "{{.inputs.zzz}}" },
-			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@5:3", `command of state "build" refers`, "declare it under `inputs:` with `- name: zzz`"}}},
+			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@5:3", `^command of state "build" refers`, "declare it under `inputs:` with `- name: zzz`"}}},
+		{"an unknown state alone", func(w *Workflow) { w.States["build"].Command().Command = "{{.states.nope}}" },
+			[]diag{{"USER.TEMPLATE.UNKNOWN_STATE@5:3", `^command of state "build" refers to unknown state "nope" (.states.nope)`, ""}}},
 		{"the roots alone are fine", func(w *Workflow) {
 			w.States["build"].Command().Command = "{{.inputs}} {{.states}} {{.env}} {{.workflow}} {{.workflow.ID}} {{.env.X}} {{.states.ask}}"
 		}, nil},
@@ -269,10 +276,21 @@ func TestValidateCases(t *testing.T) {
 				if at := fmt.Sprintf("%s@%d:%d", d.Code, d.Line, d.Column); at != want.at {
 					t.Errorf("diagnostic %d at %s, want %s: %v", i, at, want.at, d)
 				}
-				if !strings.Contains(d.Message, want.msg) || !strings.Contains(d.Hint, want.hint) {
+				msg, prefix := strings.CutPrefix(want.msg, "^") // ^ asks for the message to start so
+				if !strings.Contains(d.Message, msg) || prefix && !strings.HasPrefix(d.Message, msg) || !strings.Contains(d.Hint, want.hint) {
 					t.Errorf("diagnostic %d:\n message %q\n hint    %q\nwant %q / %q", i, d.Message, d.Hint, want.msg, want.hint)
 				}
 			}
 		})
+	}
+}
+
+func TestDuplicateHintWithoutALine(t *testing.T) {
+	w := build()
+	w.File = ""
+	w.Inputs = append(w.Inputs, Input{Name: "target"})
+	ds := Validate(w)
+	if len(ds) != 1 || ds[0].Hint != "rename or remove one of them" {
+		t.Fatalf("%v", ds)
 	}
 }

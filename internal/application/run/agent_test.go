@@ -148,6 +148,16 @@ func TestPromptFile(t *testing.T) {
 	})
 }
 
+// proxyService is the one place these tests build a stepproxy.Service: a router factory, and for
+// in-process providers claude; what else the service needs to run is filled in here alone.
+func proxyService(t *testing.T, build stepproxy.RouterFactory, inProcess bool) *stepproxy.Service {
+	svc := &stepproxy.Service{TempDir: t.TempDir(), Build: build, Activity: noActivity{}}
+	if inProcess {
+		svc.InProcess = map[string]bool{"claude": true}
+	}
+	return svc
+}
+
 type noActivity struct{}
 
 func (noActivity) List(context.Context, activity.Filter) ([]activity.Record, error) { return nil, nil }
@@ -176,9 +186,9 @@ func TestAgentProxy(t *testing.T) {
 	})
 	t.Run("a proxy that cannot start fails the step, and the agent never runs", func(t *testing.T) {
 		a := &fakeAgent{}
-		svc := &stepproxy.Service{TempDir: t.TempDir(), Build: func(context.Context, proxy.ServeConfig) (*routing.Router, error) {
+		svc := proxyService(t, func(context.Context, proxy.ServeConfig) (*routing.Router, error) {
 			return nil, fault.New(fault.SystemMCPProxySetup, "no router")
-		}}
+		}, false)
 		res, err := newRun(t, Options{Agents: agents(a), Proxy: svc}).Run(context.Background(), flow(proxied()), one)
 		if fault.CodeOf(err) != fault.WorkflowRunFailed || a.calls != 0 || !strings.Contains(res.Steps[0].Error, "no router") {
 			t.Fatalf("err %v calls %d steps %+v", err, a.calls, res.Steps)
@@ -187,11 +197,10 @@ func TestAgentProxy(t *testing.T) {
 	t.Run("an in-process proxy hands the agent its tools and reports the calls", func(t *testing.T) {
 		a := &fakeAgent{out: ports.AgentResult{Output: "done"}}
 		var cfg proxy.ServeConfig
-		svc := &stepproxy.Service{TempDir: t.TempDir(), InProcess: map[string]bool{"claude": true}, Activity: noActivity{},
-			Build: func(ctx context.Context, c proxy.ServeConfig) (*routing.Router, error) {
-				cfg = c
-				return routing.NewRouter(ctx, routing.Options{})
-			}}
+		svc := proxyService(t, func(ctx context.Context, c proxy.ServeConfig) (*routing.Router, error) {
+			cfg = c
+			return routing.NewRouter(ctx, routing.Options{})
+		}, true)
 		st := proxied()
 		st.Agent().Dir = "rel"
 		res, err := newRun(t, Options{Agents: agents(a), Proxy: svc}).Run(context.Background(), flow(st), one)
@@ -205,11 +214,10 @@ func TestAgentProxy(t *testing.T) {
 	t.Run("a step without dir gives the proxy the current directory", func(t *testing.T) {
 		a := &fakeAgent{err: errors.New("boom")}
 		var cfg proxy.ServeConfig
-		svc := &stepproxy.Service{TempDir: t.TempDir(), InProcess: map[string]bool{"claude": true},
-			Build: func(ctx context.Context, c proxy.ServeConfig) (*routing.Router, error) {
-				cfg = c
-				return routing.NewRouter(ctx, routing.Options{})
-			}}
+		svc := proxyService(t, func(ctx context.Context, c proxy.ServeConfig) (*routing.Router, error) {
+			cfg = c
+			return routing.NewRouter(ctx, routing.Options{})
+		}, true)
 		res, _ := newRun(t, Options{Agents: agents(a), Proxy: svc}).Run(context.Background(), flow(proxied()), one)
 		if !filepath.IsAbs(cfg.RootDir) || res.Steps[0].Error != "boom" {
 			t.Fatalf("root %q steps %+v", cfg.RootDir, res.Steps)

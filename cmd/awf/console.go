@@ -9,14 +9,21 @@ import (
 	"github.com/awf-dev/awf/internal/application/run"
 )
 
-// textObserver prints each step of a run to the terminal as it starts and ends.
+// textObserver prints each step of a run to the terminal as it starts and ends, from the run's
+// events.
 type textObserver struct{ out io.Writer }
 
-func (o *textObserver) StepStarted(name, kind string) {
-	fmt.Fprintf(o.out, "▶ %s (%s)\n", name, kind)
+// Observe implements run.Observer.
+func (o *textObserver) Observe(e run.Event) {
+	switch e := e.(type) {
+	case run.StepStarted:
+		fmt.Fprintf(o.out, "▶ %s (%s)\n", e.Name, e.Kind)
+	case run.StepFinished:
+		o.stepFinished(e.Step)
+	}
 }
 
-func (o *textObserver) StepFinished(r run.StepResult) {
+func (o *textObserver) stepFinished(r run.StepResult) {
 	mark := "✓"
 	if r.Status != run.StepSuccess {
 		mark = "✗"

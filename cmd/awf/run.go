@@ -26,6 +26,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/process"
+	"github.com/awf-dev/awf/internal/infrastructure/promptfile"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -92,6 +93,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		},
 		Tracer:           otel.Tracer("awf"),
 		Commands:         shell.Runner{},
+		Prompts:          promptfile.Reader{},
 		Agents:           agentProviders,
 		Files:            privatefs.Files{},
 		Env:              osenv.Env{},

@@ -11,6 +11,14 @@ const (
 	StepFailure StepStatus = "failure"
 )
 
+// Run statuses, as Result.Status and RunFinished.Status report them.
+const (
+	RunSuccess     = "success"
+	RunFailure     = "failure"
+	RunError       = "error"
+	RunInterrupted = "interrupted"
+)
+
 // StepResult is one executed step, as reported to the user and kept for templates.
 type StepResult struct {
 	Name     string        `json:"name"`
@@ -26,21 +34,58 @@ type StepResult struct {
 	Tools string `json:"tools,omitempty"`
 }
 
-// Observer receives progress as the run goes, so the terminal can show each step while it runs.
-// Calls come from the runner's goroutine, in order.
-type Observer interface {
-	StepStarted(name, kind string)
-	StepFinished(r StepResult)
+// Event is something that happened in a run. The scheduler emits them in order; the Result, the
+// console and (later) the run journal are all built from them, so they cannot disagree.
+type Event interface{ event() }
+
+// RunStarted opens a run, before its inputs are checked.
+type RunStarted struct {
+	RunID    string
+	Workflow string
 }
 
-// NopObserver ignores progress.
+// StepStarted says a state began to execute.
+type StepStarted struct {
+	Name string
+	Kind string
+}
+
+// StepFinished carries the result of a step, with the state the run goes to next.
+type StepFinished struct{ Step StepResult }
+
+// RunFinished closes a run. Err is the run's coded error, nil on success.
+type RunFinished struct {
+	Status   string
+	Terminal string
+	Duration time.Duration
+	Err      error
+}
+
+func (RunStarted) event()   {}
+func (StepStarted) event()  {}
+func (StepFinished) event() {}
+func (RunFinished) event()  {}
+
+// Observer receives a run's events as they happen, so the terminal can show each step while it
+// runs. Calls come from the scheduler's goroutine, in order.
+type Observer interface {
+	Observe(e Event)
+}
+
+// NopObserver ignores every event.
 type NopObserver struct{}
 
-// StepStarted implements Observer.
-func (NopObserver) StepStarted(string, string) {}
+// Observe implements Observer.
+func (NopObserver) Observe(Event) {}
 
-// StepFinished implements Observer.
-func (NopObserver) StepFinished(StepResult) {}
+// observers fans one event out to several observers, in order.
+type observers []Observer
+
+func (obs observers) Observe(e Event) {
+	for _, o := range obs {
+		o.Observe(e)
+	}
+}
 
 // Result is the whole run.
 type Result struct {
@@ -50,4 +95,18 @@ type Result struct {
 	Terminal string        `json:"terminal,omitempty"`
 	Duration time.Duration `json:"-"`
 	Steps    []StepResult  `json:"steps"`
+}
+
+// resultBuilder builds the Result from the events, as any other observer could.
+type resultBuilder struct{ res Result }
+
+func (b *resultBuilder) Observe(e Event) {
+	switch e := e.(type) {
+	case RunStarted:
+		b.res = Result{RunID: e.RunID, Workflow: e.Workflow, Status: RunError}
+	case StepFinished:
+		b.res.Steps = append(b.res.Steps, e.Step)
+	case RunFinished:
+		b.res.Status, b.res.Terminal, b.res.Duration = e.Status, e.Terminal, e.Duration
+	}
 }

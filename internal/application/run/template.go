@@ -8,17 +8,9 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
-// StateData is what `.states.<name>` exposes to later steps.
-type StateData struct {
-	Output   string
-	Stderr   string
-	ExitCode int
-	Status   string
-}
-
-// render fills one template. Missing keys are errors: a typo must not become an empty string
-// silently passed to a shell.
-func render(name, text string, data map[string]any, pos fault.Position) (string, error) {
+// render fills one template from scope. Missing keys are errors: a typo must not become an
+// empty string silently passed to a shell.
+func render(name, text string, scope Scope, pos fault.Position) (string, error) {
 	if !strings.Contains(text, "{{") {
 		return text, nil
 	}
@@ -27,7 +19,7 @@ func render(name, text string, data map[string]any, pos fault.Position) (string,
 		return "", fault.Wrap(err, fault.UserTemplateSyntax, "template in %s does not parse", name).At(pos)
 	}
 	var b bytes.Buffer
-	if err := t.Execute(&b, data); err != nil {
+	if err := t.Execute(&b, scope.Data()); err != nil {
 		return "", fault.Wrap(err, fault.UserTemplateExec, "template in %s failed", name).At(pos).
 			WithHint("a referenced state may not have run yet on this path, or an input or env var is missing")
 	}

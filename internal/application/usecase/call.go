@@ -71,7 +71,10 @@ func (c Call) Do(ctx context.Context, req CallRequest) (tool.Result, error) {
 		if err != nil {
 			return tool.Result{}, err
 		}
-		step = stepproxy.Step{Name: st.Name, Provider: st.Provider, Proxy: st.MCPProxy, Options: st.Options, Dir: c.Root}
+		step.Name = st.Name
+		if a := st.Agent(); a != nil {
+			step.Provider, step.Proxy, step.Options = a.Provider, a.MCPProxy, a.Options
+		}
 	}
 	spec := c.Proxy.Spec(ctx, step)
 	settings := routing.IntentSettingsFromToolset(spec.Intent)

@@ -34,11 +34,12 @@ func (v *validator) Validate(_ context.Context, target string) (validate.Report,
 // agentState is an agent step with an in-process proxy whose model key is in MY_KEY.
 func agentState() *workflow.State {
 	return &workflow.State{
-		Name: "ask", Type: workflow.StateAgent, Provider: "fake", Prompt: "hi",
-		Options: map[string]any{"api_key_env": "MY_KEY"},
-		MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true,
-			Intent:      workflow.IntentSettings{Split: false, Allow: []tool.Variant{tool.VariantRead}, StrictServerValidation: true},
-			PluginTools: []workflow.PluginTools{{Plugin: "notes", Expose: []string{"get"}}}},
+		Name: "ask", Type: workflow.StateAgent,
+		Spec: &workflow.AgentSpec{Provider: "fake", Prompt: "hi",
+			Options: map[string]any{"api_key_env": "MY_KEY"},
+			MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true,
+				Intent:      workflow.IntentSettings{Split: false, Allow: []tool.Variant{tool.VariantRead}, StrictServerValidation: true},
+				PluginTools: []workflow.PluginTools{{Plugin: "notes", Expose: []string{"get"}}}}},
 		OnSuccess: "done", OnFailure: "failed",
 	}
 }
@@ -46,8 +47,8 @@ func agentState() *workflow.State {
 // flow is a workflow: initial → done (success) or failed (failure), with one integer input.
 func flow(initial *workflow.State) *workflow.Workflow {
 	states := map[string]*workflow.State{
-		"done":   {Name: "done", Type: workflow.StateTerminal, Status: workflow.StatusSuccess},
-		"failed": {Name: "failed", Type: workflow.StateTerminal, Status: workflow.StatusFailure},
+		"done":   {Name: "done", Type: workflow.StateTerminal, Spec: &workflow.TerminalSpec{Status: workflow.StatusSuccess}},
+		"failed": {Name: "failed", Type: workflow.StateTerminal, Spec: &workflow.TerminalSpec{Status: workflow.StatusFailure}},
 	}
 	order := []string{"done", "failed"}
 	if initial != nil {

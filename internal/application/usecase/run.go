@@ -40,6 +40,8 @@ type RunPorts struct {
 	StartTracing func(ctx context.Context) (func(context.Context) error, error)
 	Tracer       trace.Tracer
 	Commands     ports.CommandRunner
+	// Prompts reads agent steps' prompt_file, bounded and cancellable.
+	Prompts ports.PromptSource
 	// Agents are the agent providers by name, logging to the run's logger.
 	Agents    func(*zap.Logger) map[string]ports.AgentProvider
 	Files     ports.PrivateFiles
@@ -94,15 +96,16 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 	}
 	// The inputs are checked before the run gets an id and a directory, so a typo leaves nothing
 	// behind; the engine resolves the same values when it runs.
-	if _, ids := run.ResolveInputs(rep.Workflow, given); ids.HasErrors() {
+	inputs, ids := run.ResolveInputs(rep.Workflow, given)
+	if ids.HasErrors() {
 		u.View.InputProblems(ids.Errors())
 		return &Reported{Code: fault.ExitUser}
 	}
-	return u.start(ctx, rep, given)
+	return u.start(ctx, rep, inputs)
 }
 
 // start sets the run's log, tracing and temp dir up, runs the workflow and shows the outcome.
-func (u Run) start(ctx context.Context, rep validate.Report, given map[string]string) error {
+func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]any) error {
 	runID := u.NewRunID()
 	runDir := filepath.Join(u.Root, ".awf", "runs", runID)
 	logFile := filepath.Join(runDir, "run.log")
@@ -143,17 +146,22 @@ func (u Run) start(ctx context.Context, rep validate.Report, given map[string]st
 		Env:          u.Env,
 	}
 	obs := u.View.Started(rep.Workflow.Name, runID)
-	runner := run.New(run.Options{
+	runner, err := run.New(run.Options{
 		Logger:   logger,
 		Tracer:   u.Tracer,
 		Commands: u.Commands,
 		Agents:   u.Agents(logger),
+		Prompts:  u.Prompts,
+		Environ:  u.Env.Environ(),
 		Proxy:    proxySvc,
 		Observer: obs,
 		RunID:    runID,
 		Dir:      u.Root,
 	})
-	res, runErr := runner.Run(ctx, rep.Workflow, given)
+	if err != nil {
+		return err
+	}
+	res, runErr := runner.RunResolved(ctx, rep.Workflow, inputs)
 	u.View.Finished(res, runErr, runDir)
 	if runErr != nil {
 		return &Reported{Code: fault.ExitCode(runErr)}

@@ -34,10 +34,10 @@ func PluginCheck(reg ports.PluginRegistry) Check {
 		c := &pluginChecker{reg: reg, ops: map[string]opsResult{}}
 		for _, name := range wf.Order {
 			s := wf.States[name]
-			if s == nil || s.Type != workflow.StateAgent || s.MCPProxy == nil || !s.MCPProxy.Enable {
+			if s == nil || s.Agent() == nil || s.Agent().MCPProxy == nil || !s.Agent().MCPProxy.Enable {
 				continue
 			}
-			c.state(ctx, s, s.MCPProxy)
+			c.state(ctx, s, s.Agent().MCPProxy)
 		}
 		return c.ds
 	}

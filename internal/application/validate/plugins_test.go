@@ -77,10 +77,10 @@ func pcWorkflow(states ...*workflow.State) *workflow.Workflow {
 }
 
 func pcAgent(name string, intercept bool, entries ...workflow.PluginTools) *workflow.State {
-	return &workflow.State{Name: name, Type: workflow.StateAgent, MCPProxy: &workflow.MCPProxy{
+	return &workflow.State{Name: name, Type: workflow.StateAgent, Spec: &workflow.AgentSpec{MCPProxy: &workflow.MCPProxy{
 		Enable: true, InterceptBuiltins: intercept, PluginTools: entries,
 		Pos: fault.Position{File: pcFile, Line: 1, Column: 5},
-	}}
+	}}}
 }
 
 type pcWant struct {
@@ -165,7 +165,7 @@ func TestPluginCheckBuiltinCollision(t *testing.T) {
 func TestPluginCheckAsksOnlyWhenNeeded(t *testing.T) {
 	reg := pcRegistry()
 	off := pcAgent("off", true, pcEntry("ecoh", 10, "x"))
-	off.MCPProxy.Enable = false
+	off.Agent().MCPProxy.Enable = false
 	noTools := pcAgent("builtins", true)
 	cmd := &workflow.State{Name: "c", Type: workflow.StateCommand}
 	if ds := PluginCheck(reg)(context.Background(), pcWorkflow(off, noTools, cmd)); len(ds) != 0 || reg.pluginsN != 0 {
@@ -205,7 +205,7 @@ func TestPluginCheckBrokenPluginsFile(t *testing.T) {
 
 func TestPluginCheckPositionFallbacks(t *testing.T) {
 	s := pcAgent("s", true, workflow.PluginTools{Plugin: "ecoh", Expose: []string{"x"}})
-	s.MCPProxy.ValuePos = map[string]fault.Position{"plugin_tools[0]": {File: pcFile, Line: 7, Column: 9}}
+	s.Agent().MCPProxy.ValuePos = map[string]fault.Position{"plugin_tools[0]": {File: pcFile, Line: 7, Column: 9}}
 	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), pcWorkflow(s)), []pcWant{{fault.UserMCPProxyUnknownPlugin, 7, 9, ""}})
 
 	s = pcAgent("s", true, workflow.PluginTools{Plugin: "notes", Expose: []string{"nope"}})

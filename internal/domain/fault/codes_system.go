@@ -34,5 +34,9 @@ const (
 	SystemMCPServeStart = "SYSTEM.MCP_SERVE.START"
 
 	// SYSTEM.RUN
+	// SystemRunNoExecutor: a kind of state the run engine has no executor for (when it is built, or a state of an unknown kind met at run time); never run as something else.
+	SystemRunNoExecutor = "SYSTEM.RUN.NO_EXECUTOR"
+	// SystemRunSetup: the run engine was built without something it needs (the environment, a prompt source).
+	SystemRunSetup        = "SYSTEM.RUN.SETUP"
 	SystemRunUnknownState = "SYSTEM.RUN.UNKNOWN_STATE"
 )

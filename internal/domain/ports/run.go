@@ -78,6 +78,13 @@ type AgentProvider interface {
 	Run(ctx context.Context, req AgentRequest) (AgentResult, error)
 }
 
+// PromptSource reads the prompt files agent steps name with `prompt_file`. It refuses anything
+// but a regular file (a FIFO would block, a device never end), bounds how much it reads, and
+// returns when ctx ends. Its errors are coded and say what to do.
+type PromptSource interface {
+	ReadPrompt(ctx context.Context, path string) (string, error)
+}
+
 // WorkflowRepository finds and loads workflow files. Load reports every problem in the file as a
 // diagnostic with its position; its error is for when there is no file to read at all.
 type WorkflowRepository interface {

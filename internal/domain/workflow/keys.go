@@ -5,90 +5,73 @@ import "slices"
 // Providers are the agent providers a step may name, in the order hints list them.
 var Providers = []string{"claude", "gemini", "codex", "opencode", "openai_compatible"}
 
-// StateTypeNames are the words accepted after `type:`, in the order hints list them. "step" is
-// an alias of "command" kept for workflows written for earlier tools.
-var StateTypeNames = []string{"command", "agent", "terminal", "step"}
+// StateTypeNames are the words accepted after `type:`, in the order hints list them: each
+// kind's own word, then the aliases ("step" is an alias of "command" kept for workflows written
+// for earlier tools).
+var StateTypeNames = func() []string {
+	var out, aliases []string
+	for _, k := range kinds {
+		out = append(out, string(k.typ))
+		aliases = append(aliases, k.aliases...)
+	}
+	return append(out, aliases...)
+}()
 
-// ParseStateType maps the YAML word to a StateType, resolving the "step" alias. It returns false
-// for any other word; the caller keeps the raw word so validation can suggest a fix.
+// ParseStateType maps the YAML word to a StateType, resolving aliases. It returns false for any
+// other word; the caller keeps the raw word so validation can suggest a fix.
 func ParseStateType(word string) (StateType, bool) {
-	switch word {
-	case "command", "step":
-		return StateCommand, true
-	case "agent":
-		return StateAgent, true
-	case "terminal":
-		return StateTerminal, true
+	for _, k := range kinds {
+		if word == string(k.typ) || slices.Contains(k.aliases, word) {
+			return k.typ, true
+		}
 	}
 	return StateType(word), false
 }
 
-// Keys of a state, grouped by the state types that accept them. A key outside every group is
-// unknown (a typo); a key of another group is valid YAML for the wrong type of state, which
-// deserves its own message.
-var (
-	commonStateKeys   = []string{"type", "description"}
-	commandStateKeys  = []string{"command", "dir", "timeout", "on_success", "on_failure"}
-	agentStateKeys    = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure"}
-	terminalStateKeys = []string{"status", "message"}
-)
+// commonStateKeys are accepted by every kind; each kind lists its other keys beside its spec. A
+// key outside every list is unknown (a typo); a key of another kind is valid YAML for the wrong
+// kind of state, which deserves its own message.
+var commonStateKeys = []string{"type", "description"}
 
 // StateKeys returns the keys a state of type t accepts. For a type awf does not know it returns
 // every state key, so a typo in `type:` does not also flag each key of the state.
 func StateKeys(t StateType) []string {
-	var out []string
-	out = append(out, commonStateKeys...)
-	switch t {
-	case StateCommand:
-		return append(out, commandStateKeys...)
-	case StateAgent:
-		return append(out, agentStateKeys...)
-	case StateTerminal:
-		return append(out, terminalStateKeys...)
+	out := append([]string(nil), commonStateKeys...)
+	if k, ok := kindOf(t); ok {
+		return append(out, k.keys...)
 	}
-	for _, group := range [][]string{commandStateKeys, agentStateKeys, terminalStateKeys} {
-		for _, k := range group {
-			if !slices.Contains(out, k) {
-				out = append(out, k)
+	for _, k := range kinds {
+		for _, key := range k.keys {
+			if !slices.Contains(out, key) {
+				out = append(out, key)
 			}
 		}
 	}
 	return out
 }
 
-// stateHasKey reports whether s sets key: written in the file (KeyPos) or, for a State built in
-// code, holding a non-zero value.
+// written reports whether key was written in the file the state came from.
+func written(s *State, key string) bool {
+	_, ok := s.KeyPos[key]
+	return ok
+}
+
+// stateHasKey reports whether s sets key: written in the file or, for a State built in code,
+// a common field holding a non-zero value. A kind's own keys cannot be set on another kind in
+// code: its spec has no field for them.
 func stateHasKey(s *State, key string) bool {
-	if _, ok := s.KeyPos[key]; ok {
+	if written(s, key) {
 		return true
 	}
 	switch key {
 	case "description":
 		return s.Description != ""
-	case "command":
-		return s.Command != ""
-	case "dir":
-		return s.Dir != ""
-	case "provider":
-		return s.Provider != ""
-	case "prompt":
-		return s.Prompt != ""
-	case "prompt_file":
-		return s.PromptFile != ""
-	case "options":
-		return len(s.Options) > 0
 	case "timeout":
 		return s.Timeout != 0
-	case "mcp_proxy":
-		return s.MCPProxy != nil
 	case "on_success":
 		return s.OnSuccess != ""
 	case "on_failure":
 		return s.OnFailure != ""
-	case "status":
-		return s.Status != ""
-	case "message":
-		return s.Message != ""
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -13,13 +14,7 @@ func (v *validator) graph() {
 	if len(v.stateNames) == 0 {
 		return
 	}
-	var terminals int
-	for _, n := range v.stateNames {
-		if w.States[n].Type == StateTerminal {
-			terminals++
-		}
-	}
-	if terminals == 0 {
+	if !slices.ContainsFunc(v.stateNames, func(n string) bool { return w.States[n].Ends() }) {
 		v.ds.Errorf(w.KeyAt("states"), fault.UserWorkflowNoTerminal,
 			"add a terminal state, e.g. `done: {type: terminal, status: success}`, and point an on_success at it",
 			"workflow has no terminal state: no run could ever finish")
@@ -32,7 +27,7 @@ func (v *validator) graph() {
 // edges returns the existing targets of s. Terminal states have none, even when the file
 // wrongly gives them transitions (that is reported on its own).
 func (v *validator) edges(s *State) []string {
-	if s.Type == StateTerminal {
+	if s.Ends() {
 		return nil
 	}
 	var out []string
@@ -48,10 +43,7 @@ func (v *validator) edges(s *State) []string {
 // states that already carry a more precise error (no type, no on_success, a dangling target),
 // so one mistake is not reported twice.
 func (v *validator) settled(s *State) bool {
-	if s.Type == StateTerminal || s.Type == "" || s.OnSuccess == "" {
-		return true
-	}
-	if s.Type != StateCommand && s.Type != StateAgent {
+	if s.Ends() || NewSpec(s.Type) == nil || s.OnSuccess == "" {
 		return true
 	}
 	for _, t := range []string{s.OnSuccess, s.OnFailure} {
@@ -141,7 +133,7 @@ func (v *validator) unreachable() {
 		}
 	}
 	for n := range seen {
-		if s := w.States[n]; s.Type != StateTerminal && v.settled(s) {
+		if s := w.States[n]; !s.Ends() && v.settled(s) {
 			return // a reached state has a broken transition: the picture is incomplete
 		}
 	}

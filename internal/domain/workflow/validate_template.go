@@ -8,16 +8,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
-// templateFields are the state keys interpolated at run time (DESIGN §3).
-var templateFields = []struct {
-	key string
-	get func(*State) string
-}{
-	{"command", func(s *State) string { return s.Command }},
-	{"prompt", func(s *State) string { return s.Prompt }},
-	{"dir", func(s *State) string { return s.Dir }},
-}
-
 // The interpolation data: its roots and the fields of the values under them.
 var (
 	templateRoots  = []string{"inputs", "states", "env", "workflow"}

@@ -18,10 +18,10 @@ func build() *Workflow {
 		Initial: "build",
 		Order:   []string{"build", "ask", "done", "failed"},
 		States: map[string]*State{
-			"build":  {Name: "build", Type: StateCommand, Command: "make {{.inputs.target}}", OnSuccess: "ask", OnFailure: "failed", Pos: fault.Position{File: "wf.yaml", Line: 5, Column: 3}},
-			"ask":    {Name: "ask", Type: StateAgent, Provider: "claude", Prompt: "{{.states.build.Output}}", OnSuccess: "done", Pos: fault.Position{File: "wf.yaml", Line: 9, Column: 3}},
-			"done":   {Name: "done", Type: StateTerminal, Status: StatusSuccess, Pos: fault.Position{File: "wf.yaml", Line: 12, Column: 3}},
-			"failed": {Name: "failed", Type: StateTerminal, Status: StatusFailure, Pos: fault.Position{File: "wf.yaml", Line: 13, Column: 3}},
+			"build":  {Name: "build", Type: StateCommand, Spec: &CommandSpec{Command: "make {{.inputs.target}}"}, OnSuccess: "ask", OnFailure: "failed", Pos: fault.Position{File: "wf.yaml", Line: 5, Column: 3}},
+			"ask":    {Name: "ask", Type: StateAgent, Spec: &AgentSpec{Provider: "claude", Prompt: "{{.states.build.Output}}"}, OnSuccess: "done", Pos: fault.Position{File: "wf.yaml", Line: 9, Column: 3}},
+			"done":   {Name: "done", Type: StateTerminal, Spec: &TerminalSpec{Status: StatusSuccess}, Pos: fault.Position{File: "wf.yaml", Line: 12, Column: 3}},
+			"failed": {Name: "failed", Type: StateTerminal, Spec: &TerminalSpec{Status: StatusFailure}, Pos: fault.Position{File: "wf.yaml", Line: 13, Column: 3}},
 		},
 	}
 }
@@ -44,33 +44,37 @@ func TestValidateInCode(t *testing.T) {
 		{"valid", func(*Workflow) {}, []string{}, 0},
 		{"no name", func(w *Workflow) { w.Name = " " }, []string{fault.UserWorkflowMissingName}, 1},
 		{"no states", func(w *Workflow) { w.States = nil; w.Order = nil }, []string{fault.UserWorkflowNoStates}, 1},
-		{"command on agent (value only)", func(w *Workflow) { w.States["ask"].Command = "ls" }, []string{fault.UserWorkflowKeyNotAllowed}, 9},
+		{"command written on agent", func(w *Workflow) {
+			w.States["ask"].KeyPos = map[string]fault.Position{"command": {File: "wf.yaml", Line: 11, Column: 5}}
+		}, []string{fault.UserWorkflowKeyNotAllowed}, 11},
 		{"terminal with transition", func(w *Workflow) { w.States["done"].OnSuccess = "build" }, []string{fault.UserWorkflowTerminalTransition}, 12},
-		{"proxy on command", func(w *Workflow) { w.States["build"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true} }, []string{fault.UserWorkflowKeyNotAllowed}, 5},
-		{"unknown status", func(w *Workflow) { w.States["done"].Status = "ok" }, []string{fault.UserWorkflowInvalidStatus}, 12},
+		{"proxy on command", func(w *Workflow) {
+			w.States["build"].KeyPos = map[string]fault.Position{"mcp_proxy": {File: "wf.yaml", Line: 7, Column: 5}}
+		}, []string{fault.UserWorkflowKeyNotAllowed}, 7},
+		{"unknown status", func(w *Workflow) { w.States["done"].Terminal().Status = "ok" }, []string{fault.UserWorkflowInvalidStatus}, 12},
 		{"negative timeout", func(w *Workflow) { w.States["build"].Timeout = -1 }, []string{fault.UserWorkflowInvalidTimeout}, 5},
-		{"prompt file only is fine", func(w *Workflow) { w.States["ask"].Prompt = ""; w.States["ask"].PromptFile = "p.md" }, []string{}, 0},
+		{"prompt file only is fine", func(w *Workflow) { w.States["ask"].Agent().Prompt = ""; w.States["ask"].Agent().PromptFile = "p.md" }, []string{}, 0},
 		{"default of wrong type", func(w *Workflow) { w.Inputs[0] = Input{Name: "n", Type: InputInteger, Default: "3"} }, []string{fault.UserInputInvalidDefault, fault.UserTemplateUnknownInput}, 1},
 		{"int default accepted", func(w *Workflow) { w.Inputs = append(w.Inputs, Input{Name: "n", Type: InputInteger, Default: 3}) }, []string{}, 0},
 		{"bool default", func(w *Workflow) { w.Inputs = append(w.Inputs, Input{Name: "b", Type: InputBoolean, Default: "true"}) }, []string{fault.UserInputInvalidDefault}, 1},
-		{"workflow field", func(w *Workflow) { w.States["build"].Command = "{{.workflow.Id}}" }, []string{fault.UserTemplateUnknownField}, 5},
-		{"env deep", func(w *Workflow) { w.States["build"].Command = "{{.env.HOME.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
-		{"state field too deep", func(w *Workflow) { w.States["build"].Dir = "{{.states.ask.Output.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
-		{"input field", func(w *Workflow) { w.States["build"].Command = "{{.inputs.target.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"workflow field", func(w *Workflow) { w.States["build"].Command().Command = "{{.workflow.Id}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"env deep", func(w *Workflow) { w.States["build"].Command().Command = "{{.env.HOME.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"state field too deep", func(w *Workflow) { w.States["build"].Command().Dir = "{{.states.ask.Output.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"input field", func(w *Workflow) { w.States["build"].Command().Command = "{{.inputs.target.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
 		{"proxy not enabled", func(w *Workflow) {
-			w.States["ask"].MCPProxy = &MCPProxy{InterceptBuiltins: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{"op"}}}, Intent: DefaultIntent()}
+			w.States["ask"].Agent().MCPProxy = &MCPProxy{InterceptBuiltins: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{"op"}}}, Intent: DefaultIntent()}
 		}, []string{fault.UserMCPProxyNotEnabled}, 0},
 		{"empty allow written in code is left alone", func(w *Workflow) {
-			w.States["ask"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true}
+			w.States["ask"].Agent().MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true}
 		}, []string{}, 0},
 		{"bad variant", func(w *Workflow) {
-			w.States["ask"].MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true, Intent: IntentSettings{Allow: []tool.Variant{"admin"}}}
+			w.States["ask"].Agent().MCPProxy = &MCPProxy{Enable: true, InterceptBuiltins: true, Intent: IntentSettings{Allow: []tool.Variant{"admin"}}}
 		}, []string{fault.UserMCPProxyInvalidIntent}, 0},
 		{"empty operation name", func(w *Workflow) {
-			w.States["ask"].MCPProxy = &MCPProxy{Enable: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{" "}}}, Intent: DefaultIntent()}
+			w.States["ask"].Agent().MCPProxy = &MCPProxy{Enable: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{" "}}}, Intent: DefaultIntent()}
 		}, []string{fault.UserMCPProxyEmptyExpose}, 0},
 		{"state missing from Order still checked", func(w *Workflow) {
-			w.States["extra"] = &State{Name: "extra", Type: StateCommand, OnSuccess: "done"}
+			w.States["extra"] = &State{Name: "extra", Type: StateCommand, OnSuccess: "done"} // no spec: an empty command
 		}, []string{fault.UserWorkflowMissingCommand, fault.UserWorkflowUnreachableState}, 0},
 		{"loop through failure is an exit", func(w *Workflow) {
 			w.States["build"].OnSuccess = "build"

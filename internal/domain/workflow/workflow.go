@@ -69,30 +69,23 @@ const (
 	StatusFailure TerminalStatus = "failure"
 )
 
-// State is one node of the state machine.
+// State is one node of the state machine: what every kind of state has, and one per-kind Spec
+// for the rest, so that decoding, validation and execution each dispatch once on the kind.
 type State struct {
-	Name        string
+	Name string
+	// Type is the kind as written ("step" already resolved to command); an unknown word is kept
+	// as written so validation can suggest a fix.
 	Type        StateType
 	Description string
-
-	// Command states.
-	Command string
-	Dir     string
-
-	// Agent states.
-	Provider   string
-	Prompt     string
-	PromptFile string
-	Options    map[string]any
-	MCPProxy   *MCPProxy
 
 	Timeout   time.Duration
 	OnSuccess string
 	OnFailure string
 
-	// Terminal states.
-	Status  TerminalStatus
-	Message string
+	// Spec holds what only this kind of state has: *CommandSpec, *AgentSpec, *TerminalSpec, or
+	// *UnknownSpec for a state whose type is missing or unknown. A known-type state built in code
+	// may leave it nil; it then reads as the kind's empty spec.
+	Spec Spec
 
 	// Pos is where the state's name is; KeyPos where each of its keys is, keyed by a dotted path
 	// relative to the state ("provider", "options.model", "mcp_proxy.plugin_tools[0].plugin");

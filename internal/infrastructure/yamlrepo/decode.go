@@ -143,7 +143,9 @@ func (l *loader) states(w *workflow.Workflow, pm posMaps, states entry) {
 	}
 }
 
-// state decodes one state. The type is read first so that key errors can name the right keys.
+// state decodes one state. The type is read first so that key errors can name the right keys;
+// the common keys go to the State, the others to the spec of the kind that owns them (see
+// stateSpecs).
 func (l *loader) state(e entry) (*workflow.State, posMaps) {
 	spm := newPosMaps()
 	s := &workflow.State{Name: e.key, Pos: l.pos(e.k), KeyPos: spm.keys, ValuePos: spm.values}
@@ -156,6 +158,7 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 			s.Type, _ = workflow.ParseStateType(l.str(f.v, "type"))
 		}
 	}
+	specs := newStateSpecs(s.Type)
 	all := workflow.StateKeys("")
 	for _, f := range es {
 		if !contains(all, f.key) {
@@ -164,42 +167,75 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 		}
 		l.record(spm, f.key, f.k, f.v)
 		switch f.key {
+		case "type":
 		case "description":
 			s.Description = l.str(f.v, "description")
-		case "command":
-			s.Command = l.str(f.v, "command")
-		case "dir":
-			s.Dir = l.str(f.v, "dir")
-		case "provider":
-			s.Provider = l.str(f.v, "provider")
-		case "prompt":
-			s.Prompt = l.str(f.v, "prompt")
-		case "prompt_file":
-			s.PromptFile = l.str(f.v, "prompt_file")
-		case "options":
-			s.Options = l.options(f.v, spm)
 		case "timeout":
 			s.Timeout = l.timeout(f.v)
 		case "on_success":
 			s.OnSuccess = l.str(f.v, "on_success")
 		case "on_failure":
 			s.OnFailure = l.str(f.v, "on_failure")
-		case "mcp_proxy":
-			m, mpm := l.proxy(f)
-			s.MCPProxy = m
-			copyInto(spm, mpm, "mcp_proxy.")
-		case "status":
-			s.Status = workflow.TerminalStatus(l.str(f.v, "status"))
-		case "message":
-			s.Message = l.str(f.v, "message")
+		default:
+			l.specKey(specs.owner(f.key), f, spm)
 		}
 	}
-	if s.Type == workflow.StateTerminal && s.Status == "" {
+	s.Spec = specs.result()
+	if t, ok := s.Spec.(*workflow.TerminalSpec); ok && t.Status == "" {
 		if _, written := spm.keys["status"]; !written {
-			s.Status = workflow.StatusSuccess
+			t.Status = workflow.StatusSuccess
 		}
 	}
 	return s, spm
+}
+
+// specKey decodes one key of a kind into that kind's spec: one case per kind.
+func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
+	switch sp := spec.(type) {
+	case *workflow.CommandSpec:
+		l.commandKey(sp, f)
+	case *workflow.AgentSpec:
+		l.agentKey(sp, f, spm)
+	case *workflow.TerminalSpec:
+		l.terminalKey(sp, f)
+	}
+}
+
+func (l *loader) commandKey(c *workflow.CommandSpec, f entry) {
+	switch f.key {
+	case "command":
+		c.Command = l.str(f.v, "command")
+	case "dir":
+		c.Dir = l.str(f.v, "dir")
+	}
+}
+
+func (l *loader) agentKey(a *workflow.AgentSpec, f entry, spm posMaps) {
+	switch f.key {
+	case "provider":
+		a.Provider = l.str(f.v, "provider")
+	case "prompt":
+		a.Prompt = l.str(f.v, "prompt")
+	case "prompt_file":
+		a.PromptFile = l.str(f.v, "prompt_file")
+	case "options":
+		a.Options = l.options(f.v, spm)
+	case "dir":
+		a.Dir = l.str(f.v, "dir")
+	case "mcp_proxy":
+		m, mpm := l.proxy(f)
+		a.MCPProxy = m
+		copyInto(spm, mpm, "mcp_proxy.")
+	}
+}
+
+func (l *loader) terminalKey(t *workflow.TerminalSpec, f entry) {
+	switch f.key {
+	case "status":
+		t.Status = workflow.TerminalStatus(l.str(f.v, "status"))
+	case "message":
+		t.Message = l.str(f.v, "message")
+	}
 }
 
 // unknownStateKey reports a key that no state type accepts. Suggestions come from the keys of

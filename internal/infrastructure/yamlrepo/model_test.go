@@ -42,14 +42,14 @@ func TestLoadDesignExample(t *testing.T) {
 	}
 
 	r := w.States["review"]
-	if r.Type != workflow.StateAgent || r.Provider != "claude" || r.Timeout != 5*time.Minute ||
-		r.OnSuccess != "report" || r.OnFailure != "failed" || r.Prompt != "Summarise the Go files under {{.inputs.target}}" {
+	if r.Type != workflow.StateAgent || r.Agent().Provider != "claude" || r.Timeout != 5*time.Minute ||
+		r.OnSuccess != "report" || r.OnFailure != "failed" || r.Agent().Prompt != "Summarise the Go files under {{.inputs.target}}" {
 		t.Errorf("review state = %+v", r)
 	}
-	if !reflect.DeepEqual(r.Options, map[string]any{"model": "sonnet"}) {
-		t.Errorf("Options = %#v", r.Options)
+	if !reflect.DeepEqual(r.Agent().Options, map[string]any{"model": "sonnet"}) {
+		t.Errorf("Options = %#v", r.Agent().Options)
 	}
-	m := r.MCPProxy
+	m := r.Agent().MCPProxy
 	if m == nil || !m.Enable || !m.InterceptBuiltins {
 		t.Fatalf("MCPProxy = %+v", m)
 	}
@@ -107,15 +107,15 @@ func TestLoadDefaults(t *testing.T) {
 		"model": "local", "temperature": 0.2, "max_turns": int64(8), "stream": true,
 		"headers": map[string]any{"X-Key": "abc"}, "stop": []any{"\n\n"},
 	}
-	if !reflect.DeepEqual(ask.Options, wantOpts) {
-		t.Errorf("Options = %#v, want %#v", ask.Options, wantOpts)
+	if !reflect.DeepEqual(ask.Agent().Options, wantOpts) {
+		t.Errorf("Options = %#v, want %#v", ask.Agent().Options, wantOpts)
 	}
-	if ask.MCPProxy == nil || !ask.MCPProxy.InterceptBuiltins || !reflect.DeepEqual(ask.MCPProxy.Intent, workflow.DefaultIntent()) {
-		t.Errorf("mcp_proxy defaults not applied: %+v", ask.MCPProxy)
+	if ask.Agent().MCPProxy == nil || !ask.Agent().MCPProxy.InterceptBuiltins || !reflect.DeepEqual(ask.Agent().MCPProxy.Intent, workflow.DefaultIntent()) {
+		t.Errorf("mcp_proxy defaults not applied: %+v", ask.Agent().MCPProxy)
 	}
 	// Merged: everything from ask, explicit keys win.
-	if again.Type != workflow.StateAgent || again.Provider != "openai_compatible" || again.PromptFile != "prompts/again.md" ||
-		again.OnSuccess != "build" || !reflect.DeepEqual(again.Options, wantOpts) {
+	if again.Type != workflow.StateAgent || again.Agent().Provider != "openai_compatible" || again.Agent().PromptFile != "prompts/again.md" ||
+		again.OnSuccess != "build" || !reflect.DeepEqual(again.Agent().Options, wantOpts) {
 		t.Errorf("merged state = %+v", again)
 	}
 	if again.ValueAt("provider").Line != 17 {
@@ -123,13 +123,13 @@ func TestLoadDefaults(t *testing.T) {
 	}
 
 	build := w.States["build"]
-	if build.Type != workflow.StateCommand || build.Timeout != 90*time.Minute || build.Dir != "{{.env.HOME}}/src" {
+	if build.Type != workflow.StateCommand || build.Timeout != 90*time.Minute || build.Command().Dir != "{{.env.HOME}}/src" {
 		t.Errorf("build = %+v", build)
 	}
-	if done := w.States["done"]; done.Status != workflow.StatusSuccess {
-		t.Errorf("terminal status defaults to success, got %q", done.Status)
+	if done := w.States["done"]; done.Terminal().Status != workflow.StatusSuccess {
+		t.Errorf("terminal status defaults to success, got %q", done.Terminal().Status)
 	}
-	if failed := w.States["failed"]; failed.Status != workflow.StatusFailure || failed.Message != "build failed" {
+	if failed := w.States["failed"]; failed.Terminal().Status != workflow.StatusFailure || failed.Terminal().Message != "build failed" {
 		t.Errorf("failed = %+v", failed)
 	}
 }
@@ -155,7 +155,7 @@ states:
 	if len(ds) != 0 {
 		t.Fatalf("diagnostics: %v", ds)
 	}
-	m := w.States["a"].MCPProxy
+	m := w.States["a"].Agent().MCPProxy
 	want := workflow.IntentSettings{Split: true, Allow: []tool.Variant{tool.VariantRead}, StrictServerValidation: false, RequireDeclaration: true}
 	if !reflect.DeepEqual(m.Intent, want) {
 		t.Errorf("Intent = %+v, want %+v", m.Intent, want)

@@ -16,17 +16,17 @@ func CheckSteps(wf *workflow.Workflow, provider string, validate func(map[string
 	}
 	for _, name := range wf.Order {
 		st := wf.States[name]
-		if st == nil || st.Type != workflow.StateAgent || st.Provider != provider {
+		if st == nil || st.Agent() == nil || st.Agent().Provider != provider {
 			continue
 		}
-		for _, p := range validate(st.Options) {
+		for _, p := range validate(st.Agent().Options) {
 			pos := st.KeyAt("options." + p.Key)
 			if p.Err.Code == fault.UserAgentInvalidOption {
 				pos = st.ValueAt("options." + p.Key)
 			}
 			ds.Errorf(pos, p.Err.Code, p.Err.Hint, "step %q: %s", name, p.Err.Message)
 		}
-		if px := st.MCPProxy; px != nil && px.Enable {
+		if px := st.Agent().MCPProxy; px != nil && px.Enable {
 			if w := isolation(px.InterceptBuiltins); w != "" {
 				ds.Warnf(px.KeyAt("intercept_builtins"), fault.UserMCPProxyUnsupportedProvider,
 					"set intercept_builtins: false to silence this if the CLI's own tools are acceptable here, or use a provider awf can isolate (claude, gemini)",

@@ -184,10 +184,10 @@ func TestPrivateFiles(t *testing.T) {
 
 func TestCheckSteps(t *testing.T) {
 	wf := &workflow.Workflow{Order: []string{"a", "b", "c"}, States: map[string]*workflow.State{
-		"a": {Name: "a", Type: workflow.StateAgent, Provider: "fake", Options: map[string]any{"modle": "x", "model": 1},
-			MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true}},
-		"b": {Name: "b", Type: workflow.StateAgent, Provider: "other", Options: map[string]any{"zzz": 1}},
-		"c": {Name: "c", Type: workflow.StateAgent, Provider: "fake", MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: false}},
+		"a": {Name: "a", Type: workflow.StateAgent, Spec: &workflow.AgentSpec{Provider: "fake", Options: map[string]any{"modle": "x", "model": 1},
+			MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true}}},
+		"b": {Name: "b", Type: workflow.StateAgent, Spec: &workflow.AgentSpec{Provider: "other", Options: map[string]any{"zzz": 1}}},
+		"c": {Name: "c", Type: workflow.StateAgent, Spec: &workflow.AgentSpec{Provider: "fake", MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: false}}},
 	}}
 	warn := func(intercept bool) string {
 		if intercept {

@@ -71,10 +71,10 @@ func CheckWorkflow(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
 	}
 	for _, name := range wf.Order {
 		st := wf.States[name]
-		if st == nil || st.Type != workflow.StateAgent || st.Provider != Name {
+		if st == nil || st.Agent() == nil || st.Agent().Provider != Name {
 			continue
 		}
-		for _, p := range ValidateOptions(st.Options) {
+		for _, p := range ValidateOptions(st.Agent().Options) {
 			pos := st.KeyAt("options." + p.Key)
 			if p.Err.Code == fault.UserAgentInvalidOption {
 				pos = st.ValueAt("options." + p.Key)

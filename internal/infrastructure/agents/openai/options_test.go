@@ -118,11 +118,11 @@ func TestCheckWorkflowPointsAtTheOption(t *testing.T) {
 	keyPos := fault.Position{File: "wf.yaml", Line: 9, Column: 7}
 	valPos := fault.Position{File: "wf.yaml", Line: 10, Column: 20}
 	wf := &workflow.Workflow{Order: []string{"ask", "other"}, States: map[string]*workflow.State{
-		"ask": {Name: "ask", Type: workflow.StateAgent, Provider: Name,
-			Options:  map[string]any{"modle": "x", "max_turns": "many"},
+		"ask": {Name: "ask", Type: workflow.StateAgent, Spec: &workflow.AgentSpec{Provider: Name,
+			Options: map[string]any{"modle": "x", "max_turns": "many"}},
 			KeyPos:   map[string]fault.Position{"options.modle": keyPos},
 			ValuePos: map[string]fault.Position{"options.max_turns": valPos}},
-		"other": {Name: "other", Type: workflow.StateAgent, Provider: "claude", Options: map[string]any{"modle": "x"}},
+		"other": {Name: "other", Type: workflow.StateAgent, Spec: &workflow.AgentSpec{Provider: "claude", Options: map[string]any{"modle": "x"}}},
 	}}
 	ds := CheckWorkflow(context.Background(), wf)
 	if len(ds) != 2 {

@@ -1,0 +1,50 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// outputKeepForDisplay bounds how much of a failed command's stderr goes into its error.
+const outputKeepForDisplay = 4096
+
+// commandExecutor runs command states through the shell port.
+type commandExecutor struct {
+	commands ports.CommandRunner
+	env      []string
+	paths    paths
+}
+
+// Execute renders the command and its directory, and runs it. A non-zero exit is a failed step.
+func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+	spec := st.Command()
+	text, err := render(st.Name+".command", spec.Command, scope, st.KeyPos["command"])
+	if err != nil {
+		return Outcome{}, Stop(err)
+	}
+	dir, err := x.paths.stepDir(st, spec.Dir, scope)
+	if err != nil {
+		return Outcome{}, Stop(err)
+	}
+	res, err := x.commands.RunCommand(ctx, ports.CommandRequest{Command: text, Dir: dir, Env: x.env})
+	out := Outcome{Status: StepSuccess, Output: strings.TrimRight(res.Stdout, "\n"), Stderr: res.Stderr, ExitCode: res.ExitCode}
+	if res.ExitCode != 0 {
+		out.Status = StepFailure
+		out.Error = fmt.Sprintf("exit code %d", res.ExitCode)
+		if s := strings.TrimSpace(res.Stderr); s != "" {
+			out.Error += ": " + tail(s, outputKeepForDisplay)
+		}
+	}
+	return out, err
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}

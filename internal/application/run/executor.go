@@ -1,0 +1,111 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// Executor runs the states of one kind. The scheduler calls it once per visit of a state, with
+// the step's context (its timeout already applied) and the scope the state's templates see.
+//
+// A returned error is the step's own work failing (a process, an endpoint, the proxy): the
+// scheduler sorts it into a timeout, an interrupt or a failed step, and records the Outcome as
+// far as it got. An error in the workflow itself (a template that does not render, a prompt
+// file that cannot be read) must stop the run instead: wrap it with Stop.
+type Executor interface {
+	Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error)
+}
+
+// Outcome is what an executor reports of one visit.
+type Outcome struct {
+	Status   StepStatus
+	Output   string
+	Stderr   string
+	ExitCode int
+	Error    string
+	// Tools summarises the step's tool calls through awf's proxy.
+	Tools string
+	// End is set by the executors of states that end the run (terminal states).
+	End *End
+}
+
+// End is how a run ends in a state that ends it.
+type End struct {
+	Failed bool
+	// Message is added to the run's error when it fails.
+	Message string
+}
+
+// stopError marks an error that stops the run rather than failing the step.
+type stopError struct{ err error }
+
+func (e stopError) Error() string { return e.err.Error() }
+func (e stopError) Unwrap() error { return e.err }
+
+// Stop marks err, returned by an executor, as an error in the workflow itself: the run stops
+// with err instead of following on_failure.
+func Stop(err error) error { return stopError{err} }
+
+// stopped returns the error wrapped by Stop, if err is one.
+func stopped(err error) (error, bool) {
+	var s stopError
+	if errors.As(err, &s) {
+		return s.err, true
+	}
+	return nil, false
+}
+
+// executorFor returns the executor of st's kind. A kind without one is an error, never a
+// shell command.
+func executorFor(executors map[workflow.StateType]Executor, st *workflow.State) (Executor, error) {
+	if x := executors[st.Type]; x != nil {
+		return x, nil
+	}
+	return nil, fault.New(fault.SystemRunNoExecutor, "state %q is of kind %q, which this awf cannot execute", st.Name, st.Type).
+		WithHint("validate the workflow first (awf validate)")
+}
+
+// checkExecutors reports the first kind of kinds without an executor.
+func checkExecutors(executors map[workflow.StateType]Executor, kinds []workflow.StateType) error {
+	for _, k := range kinds {
+		if executors[k] == nil {
+			return fault.New(fault.SystemRunNoExecutor, "the run engine has no executor for %s states", k)
+		}
+	}
+	return nil
+}
+
+// paths resolves the directories and files steps name against the project root.
+type paths struct{ root string }
+
+// resolve makes p relative to the root, unless it is absolute or there is no root.
+func (p paths) resolve(path string) string {
+	if strings.HasPrefix(path, "/") || p.root == "" {
+		return path
+	}
+	return p.root + "/" + path
+}
+
+// stepDir renders a step's `dir` and resolves it; "" means the root.
+func (p paths) stepDir(st *workflow.State, dir string, scope Scope) (string, error) {
+	if dir == "" {
+		return p.root, nil
+	}
+	d, err := render(st.Name+".dir", dir, scope, st.KeyPos["dir"])
+	if err != nil {
+		return "", err
+	}
+	return p.resolve(d), nil
+}
+
+func absDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}

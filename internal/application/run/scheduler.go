@@ -1,0 +1,198 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// scheduler walks a workflow's state machine. It owns what no single kind should: which state
+// comes next, the step limit, cancellation, step timeouts, the step's span and log lines, and
+// the events. Each state's work is its kind's Executor.
+type scheduler struct {
+	executors map[workflow.StateType]Executor
+	maxSteps  int
+	tracer    trace.Tracer
+	runID     string
+	events    Observer
+}
+
+// ending is how a walk ended: the run status, the terminal reached, and the run's error.
+type ending struct {
+	status   string
+	terminal string
+	err      error
+}
+
+// walk runs wf from its initial state until a state ends the run or something stops it.
+func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope, log *zap.Logger) ending {
+	current := wf.Initial
+	for n := 0; ; n++ {
+		st, ok := wf.States[current]
+		if !ok {
+			return ending{status: RunError, err: fault.New(fault.SystemRunUnknownState, "state %q does not exist (validation should have caught this)", current)}
+		}
+		x, err := executorFor(s.executors, st)
+		if err != nil {
+			return ending{status: RunError, err: err}
+		}
+		if st.Ends() {
+			return s.end(ctx, wf, st, x, scope)
+		}
+		if n >= s.maxSteps {
+			return ending{status: RunError, err: fault.New(fault.ExecutionRunMaxSteps, "run executed %d steps without reaching a terminal state", n).
+				WithHint("check the on_failure/on_success loop around %q", current)}
+		}
+		if err := ctx.Err(); err != nil {
+			return ending{status: RunInterrupted, err: interrupted(err)}
+		}
+		s.events.Observe(StepStarted{Name: st.Name, Kind: string(st.Type)})
+		sr, err := s.step(ctx, st, x, scope, log)
+		scope = scope.WithState(st.Name, StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status)})
+		if err != nil {
+			// Errors (as opposed to failed steps) stop the run: bad templates, interrupts.
+			sr.Status, sr.Error = StepFailure, err.Error()
+			s.events.Observe(StepFinished{Step: sr})
+			if fault.ExitCode(err) == fault.ExitInterrupted {
+				return ending{status: RunInterrupted, err: err}
+			}
+			return ending{status: RunError, err: err}
+		}
+		sr.Next = next(st, sr.Status)
+		s.events.Observe(StepFinished{Step: sr})
+		if sr.Next == "" {
+			// A failed step without on_failure ends the run as a failure of that step.
+			return ending{status: RunFailure, err: fault.New(fault.WorkflowRunFailed, "step %q failed and has no on_failure transition: %s", st.Name, firstLine(sr.Error)).
+				WithHint("add `on_failure: <state>` to %q to handle the failure", st.Name)}
+		}
+		current = sr.Next
+	}
+}
+
+// next is the transition a step takes for its status.
+func next(st *workflow.State, status StepStatus) string {
+	if status == StepFailure {
+		return st.OnFailure
+	}
+	return st.OnSuccess
+}
+
+// end runs a state that ends the run and turns its End into the run's ending.
+func (s *scheduler) end(ctx context.Context, wf *workflow.Workflow, st *workflow.State, x Executor, scope Scope) ending {
+	out, err := x.Execute(ctx, st, scope)
+	if err == nil && out.End == nil {
+		err = fault.New(fault.SystemInternalUnexpected, "the executor of %s state %q did not end the run", st.Type, st.Name)
+	}
+	if err != nil {
+		return ending{status: RunError, err: err}
+	}
+	if !out.End.Failed {
+		return ending{status: RunSuccess, terminal: st.Name}
+	}
+	msg := fmt.Sprintf("workflow %q ended in failure state %q", wf.Name, st.Name)
+	if out.End.Message != "" {
+		msg += ": " + out.End.Message
+	}
+	return ending{status: RunFailure, terminal: st.Name, err: fault.New(fault.WorkflowRunFailed, "%s", msg)}
+}
+
+// step runs one state that does not end the run, inside its span and under its timeout. It
+// returns an error only for what must stop the whole run; an ordinary failure is a StepResult
+// with StepFailure.
+func (s *scheduler) step(ctx context.Context, st *workflow.State, x Executor, scope Scope, log *zap.Logger) (StepResult, error) {
+	sr := StepResult{Name: st.Name, Type: string(st.Type)}
+	start := time.Now()
+	ctx, span := s.tracer.Start(ctx, "step "+st.Name, trace.WithAttributes(
+		attribute.String("awf.step", st.Name),
+		attribute.String("awf.step.type", string(st.Type)),
+		attribute.String("awf.run.id", s.runID),
+	))
+	defer span.End()
+	slog := log.With(zap.String("step", st.Name), zap.String("type", string(st.Type)))
+
+	stepCtx := ctx
+	if st.Timeout > 0 {
+		var cancel context.CancelFunc
+		stepCtx, cancel = context.WithTimeoutCause(ctx, st.Timeout, errStepTimeout)
+		defer cancel()
+	}
+	// Hooks before a step (issue 8) run here, under the step's context.
+	err := s.attempt(stepCtx, st, x, scope, &sr)
+	// Retries (issue 8) decide here, from sr and err, whether to attempt again.
+	sr.Duration = time.Since(start)
+	if err == nil && ctx.Err() != nil {
+		err = interrupted(ctx.Err())
+	}
+	span.SetAttributes(attribute.String("awf.step.status", string(sr.Status)), attribute.Int("awf.step.exit_code", sr.ExitCode))
+	switch {
+	case err != nil:
+		span.RecordError(err)
+		span.SetStatus(codes.Error, err.Error())
+		slog.Warn("step stopped the run", zap.Error(err), zap.Duration("duration", sr.Duration))
+	case sr.Status == StepFailure:
+		span.SetStatus(codes.Error, firstLine(sr.Error))
+		slog.Warn("step failed", zap.Int("exit_code", sr.ExitCode), zap.String("error", sr.Error), zap.Duration("duration", sr.Duration))
+	default:
+		slog.Info("step succeeded", zap.Duration("duration", sr.Duration))
+	}
+	return sr, err
+}
+
+// attempt executes the state once and folds the Outcome into sr. Its error stops the run.
+func (s *scheduler) attempt(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
+	out, err := x.Execute(ctx, st, scope)
+	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools
+	if err == nil {
+		return nil
+	}
+	if stop, ok := stopped(err); ok {
+		return stop
+	}
+	return workError(ctx, st, err, sr)
+}
+
+var errStepTimeout = errors.New("step timeout")
+
+// workError sorts an error from a step's own work into: interrupt (stops the run), timeout or
+// execution failure (the step fails and on_failure is followed).
+func workError(ctx context.Context, st *workflow.State, err error, sr *StepResult) error {
+	if errors.Is(context.Cause(ctx), errStepTimeout) {
+		sr.Status = StepFailure
+		if sr.ExitCode == 0 {
+			sr.ExitCode = -1
+		}
+		sr.Error = fault.New(fault.ExecutionStepTimeout, "step %q timed out after %s", st.Name, st.Timeout).Error()
+		return nil
+	}
+	if ctx.Err() != nil {
+		return interrupted(ctx.Err())
+	}
+	// Whatever its category, an error from the step's own work (a CLI, an endpoint, the proxy,
+	// the loop guard) fails the step so the workflow can follow on_failure; only errors in the
+	// workflow itself (templates, prompt files) stop the run, and those are marked by Stop.
+	sr.Status = StepFailure
+	if sr.ExitCode == 0 {
+		sr.ExitCode = -1
+	}
+	sr.Error = err.Error()
+	return nil
+}
+
+func interrupted(cause error) error {
+	return fault.Wrap(cause, fault.InterruptRunSignal, "run interrupted")
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}

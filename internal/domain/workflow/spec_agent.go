@@ -1,0 +1,59 @@
+package workflow
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+// agentStateKeys are the keys of an agent state besides the common ones.
+var agentStateKeys = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure"}
+
+// AgentSpec is what an agent state asks of an AI coding agent.
+type AgentSpec struct {
+	Provider string
+	// Prompt is inline text; PromptFile a path (relative to the project root) to read it from.
+	// Both are templates; a workflow sets exactly one.
+	Prompt     string
+	PromptFile string
+	Options    map[string]any
+	// Dir is the working directory, relative to the project root; "" means the root.
+	Dir      string
+	MCPProxy *MCPProxy
+}
+
+// Kind implements Spec.
+func (*AgentSpec) Kind() StateType { return StateAgent }
+
+func (a *AgentSpec) templates() []templateField {
+	return []templateField{{"prompt", a.Prompt}, {"dir", a.Dir}}
+}
+
+func (a *AgentSpec) validate(v *validator, s *State) {
+	if v.required(s, "provider", a.Provider, fault.UserAgentMissingProvider, "add `provider:` with one of "+strings.Join(Providers, ", ")) &&
+		!slices.Contains(Providers, a.Provider) {
+		v.ds.Errorf(s.ValueAt("provider"), fault.UserAgentUnknownProvider, DidYouMean(a.Provider, Providers),
+			"state %q uses unknown provider %q", s.Name, a.Provider)
+	}
+	hasPrompt, hasFile := written(s, "prompt") || a.Prompt != "", written(s, "prompt_file") || a.PromptFile != ""
+	switch {
+	case hasPrompt && hasFile:
+		pos := s.KeyAt("prompt_file")
+		if p := s.KeyAt("prompt"); p.Line > pos.Line || p.Line == pos.Line && p.Column > pos.Column {
+			pos = p // point at whichever comes second
+		}
+		v.ds.Errorf(pos, fault.UserAgentPromptConflict, "keep `prompt:` for inline text or `prompt_file:` for a file, not both",
+			"state %q sets both prompt and prompt_file", s.Name)
+	case hasFile:
+		v.required(s, "prompt_file", a.PromptFile, fault.UserAgentMissingPrompt, "give the path of the prompt file, or use `prompt:` instead")
+	case hasPrompt:
+		v.required(s, "prompt", a.Prompt, fault.UserAgentMissingPrompt, "write the instructions for the agent, or use `prompt_file:` instead")
+	default:
+		v.ds.Errorf(s.Pos, fault.UserAgentMissingPrompt, "add `prompt: <instructions>` or `prompt_file: <path>`",
+			"agent state %q has neither prompt nor prompt_file", s.Name)
+	}
+	if a.MCPProxy != nil {
+		v.proxy(s, a.MCPProxy)
+	}
+}

@@ -1,0 +1,153 @@
+package shellsafe
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Escape returns v written so that the shell reads it, in context c, as exactly v.
+// It refuses what cannot be data there: a non-integer in $((…)), and a value holding a
+// here-document's terminator (the rest of the value would run as commands).
+func Escape(c Context, v string) (string, error) {
+	var out string
+	switch c.Kind {
+	case Word:
+		out = word(v)
+	case SingleQuoted:
+		out = strings.ReplaceAll(v, "'", `'\''`)
+	case DoubleQuoted:
+		if c.InParam && strings.Contains(v, "'") {
+			// bash reads ' inside "${x:-…}" as a quote and sh as a character: no one spelling
+			// means the same to both.
+			return "", fmt.Errorf(`a value with ' cannot be placed inside "${…}": bash and sh read it differently; assign it to a variable first`)
+		}
+		out = doubleQuoted.Replace(v)
+		if c.InParam {
+			out = strings.ReplaceAll(out, "}", `\}`)
+		}
+	case Comment:
+		// A newline would end the comment and start a command; in a comment nothing reads the
+		// value, so line breaks become spaces.
+		out = strings.NewReplacer("\r", " ", "\n", " ").Replace(v)
+	case Arithmetic:
+		if !isInteger(v) {
+			return "", fmt.Errorf("%q is not an integer, the only value $((…)) can take as data", clip(v))
+		}
+		out = v
+	case Heredoc, HeredocLiteral:
+		if ends(c, v) {
+			return "", fmt.Errorf("the value would make a line %q, the terminator of the here-document it is placed in, and what follows would run as commands", c.Delimiter)
+		}
+		out = v
+		if c.Kind == Heredoc {
+			out = heredocBody.Replace(v)
+		}
+		var ok bool
+		if out, ok = dashProof(c, out); !ok {
+			return "", fmt.Errorf("dash, the usual /bin/sh, drops a non-ASCII byte that follows the start of the terminator %q on a line of a quoted here-document; use an unquoted delimiter or another terminator", c.Delimiter)
+		}
+	default:
+		return "", fmt.Errorf("unknown shell context %v", c.Kind)
+	}
+	for range c.Backticks {
+		out = backtick.Replace(out)
+	}
+	return out, nil
+}
+
+var (
+	doubleQuoted = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, "`", "\\`")
+	heredocBody  = strings.NewReplacer(`\`, `\\`, `$`, `\$`, "`", "\\`")
+	// Inside `…` the shell first undoes \\, \` and \$, then parses the rest as a command.
+	backtick = strings.NewReplacer(`\`, `\\`, "`", "\\`", `$`, `\$`)
+)
+
+// word leaves a plain value as it is, so that output and commands read as before, and quotes
+// anything else. Empty stays empty, as raw pasting left it: an empty value is no word at all.
+func word(v string) string {
+	if v == "" || plain(v) {
+		return v
+	}
+	return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+}
+
+// plain reports whether v holds only characters no shell gives a meaning to in a word. `=` is
+// left out (a first word `A=b` is an assignment), and so are `~`, globs and whitespace.
+func plain(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case strings.IndexByte("_@%+:,./-", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func isInteger(v string) bool {
+	s := strings.TrimPrefix(v, "-")
+	if s == "" || len(s) > 18 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func clip(v string) string {
+	if len(v) > 40 {
+		return v[:40] + "…"
+	}
+	return v
+}
+
+// dashProof works around a dash bug: on a here-document line that starts like the terminator,
+// the first byte that no longer matches is lost when it is not ASCII ("E\xe7" under EOF reads
+// back as "E"). In an expanding here-document an empty expansion, ${-+}, placed before that
+// byte keeps it; a quoted one has no such spelling, so the value is refused.
+func dashProof(c Context, v string) (string, bool) {
+	var b strings.Builder
+	lineStart := -len(c.Line) // where the current line starts, relative to v
+	for i := 0; i < len(v); i++ {
+		if v[i] >= 0x80 && lineStart <= i-1 && i-lineStart <= len(c.Delimiter) {
+			var line string
+			if lineStart < 0 {
+				line = c.Line + v[:i]
+			} else {
+				line = v[lineStart:i]
+			}
+			if c.StripTabs {
+				line = strings.TrimLeft(line, "\t")
+			}
+			if line != "" && strings.HasPrefix(c.Delimiter, line) {
+				if c.Kind == HeredocLiteral {
+					return "", false
+				}
+				b.WriteString("${-+}")
+			}
+		}
+		b.WriteByte(v[i])
+		if v[i] == '\n' {
+			lineStart = i + 1
+		}
+	}
+	return b.String(), true
+}
+
+// ends reports whether placing v would create a line equal to the here-document's terminator.
+func ends(c Context, v string) bool {
+	for _, line := range strings.Split(c.Line+v+c.Suffix, "\n") {
+		if c.StripTabs {
+			line = strings.TrimLeft(line, "\t")
+		}
+		if line == c.Delimiter {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,168 @@
+package shellsafe
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"text/template"
+	"text/template/parse"
+)
+
+// RawName is the template function that opts a value out of escaping: `{{raw .inputs.script}}`
+// pastes the value as shell code, which is exactly what escaping prevents, so validation warns
+// at each use.
+const RawName = "raw"
+
+// escaperPrefix names the functions the rewrite appends to each action, one per place.
+const escaperPrefix = "_awf_shell_"
+
+// Funcs must be given to a template before it is parsed, so that `raw` is a known function.
+func Funcs() template.FuncMap {
+	return template.FuncMap{RawName: func(v any) string { return fmt.Sprint(v) }}
+}
+
+// PlaceError is a placeholder that cannot hold data where it is, with its place in the
+// template (1-based line and column).
+type PlaceError struct {
+	Line, Column int
+	Err          error
+}
+
+func (e *PlaceError) Error() string { return fmt.Sprintf("%d:%d: %v", e.Line, e.Column, e.Err) }
+
+func (e *PlaceError) Unwrap() error { return e.Err }
+
+// RawUse is one `raw` in a template, for validation's warning.
+type RawUse struct{ Line, Column int }
+
+// Prepare rewrites a parsed template so that every value it prints passes through the escaper
+// of its shell context. It returns the uses of `raw`, and an error for a place no value can
+// safely take (after a backslash, inside a here-document delimiter, or branches of {{if}} that
+// leave the quoting in different states).
+func Prepare(t *template.Template) ([]RawUse, error) {
+	if t.Tree == nil || t.Root == nil {
+		return nil, nil
+	}
+	p := &preparer{tree: t.Tree, funcs: template.FuncMap{}}
+	l := NewLexer()
+	if err := p.list(t.Root, l); err != nil {
+		return nil, err
+	}
+	l.End()
+	t.Funcs(p.funcs)
+	return p.raws, nil
+}
+
+type preparer struct {
+	tree  *parse.Tree
+	funcs template.FuncMap
+	raws  []RawUse
+	n     int
+}
+
+func (p *preparer) place(n parse.Node, err error) error {
+	loc, _ := p.tree.ErrorContext(n)
+	parts := strings.Split(loc, ":")
+	pe := &PlaceError{Err: err}
+	if len(parts) >= 3 {
+		pe.Line, _ = strconv.Atoi(parts[len(parts)-2])
+		pe.Column, _ = strconv.Atoi(parts[len(parts)-1])
+	}
+	return pe
+}
+
+func (p *preparer) list(list *parse.ListNode, l *Lexer) error {
+	if list == nil {
+		return nil
+	}
+	for _, n := range list.Nodes {
+		if err := p.node(n, l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *preparer) node(n parse.Node, l *Lexer) error {
+	switch n := n.(type) {
+	case *parse.TextNode:
+		l.Text(string(n.Text))
+	case *parse.ActionNode:
+		return p.action(n, l)
+	case *parse.IfNode:
+		return p.branches(n, &n.BranchNode, l, false)
+	case *parse.WithNode:
+		return p.branches(n, &n.BranchNode, l, false)
+	case *parse.RangeNode:
+		return p.branches(n, &n.BranchNode, l, true)
+	case *parse.TemplateNode:
+		return p.place(n, fmt.Errorf("{{template}} cannot be used in shell code: its output could not be escaped"))
+	}
+	return nil
+}
+
+// branches follows each branch from the same state; they must end in one state, and a loop's
+// body must end where it began, or no single context exists after them.
+func (p *preparer) branches(n parse.Node, b *parse.BranchNode, l *Lexer, loop bool) error {
+	then, other := l.Clone(), l.Clone()
+	if err := p.list(b.List, then); err != nil {
+		return err
+	}
+	if err := p.list(b.ElseList, other); err != nil {
+		return err
+	}
+	if !then.Same(other) || (loop && !then.Same(l)) {
+		return p.place(n, fmt.Errorf("the branches of this block leave the shell quoting in different states; close every quote inside each branch"))
+	}
+	*l = *then
+	return nil
+}
+
+func (p *preparer) action(n *parse.ActionNode, l *Lexer) error {
+	if len(n.Pipe.Decl) > 0 {
+		return nil // {{$x := …}} prints nothing
+	}
+	c, err := l.Context()
+	if err != nil {
+		return p.place(n, err)
+	}
+	ctx := &c
+	l.Value(ctx)
+	last := lastFunc(n.Pipe)
+	if last == RawName {
+		line, col := p.lineCol(n)
+		p.raws = append(p.raws, RawUse{Line: line, Column: col})
+		return nil
+	}
+	if last == "quote" && c.Kind == Word && c.Backticks == 0 {
+		return nil // already one safe word
+	}
+	name := escaperPrefix + strconv.Itoa(p.n)
+	p.n++
+	p.funcs[name] = func(v any) (string, error) { return Escape(*ctx, fmt.Sprint(v)) }
+	id := parse.NewIdentifier(name).SetTree(p.tree).SetPos(n.Pos)
+	n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{id}})
+	return nil
+}
+
+func (p *preparer) lineCol(n parse.Node) (int, int) {
+	if pe, ok := p.place(n, nil).(*PlaceError); ok {
+		return pe.Line, pe.Column
+	}
+	return 0, 0
+}
+
+// lastFunc is the function the pipeline ends with, if it ends with one.
+func lastFunc(pipe *parse.PipeNode) string {
+	if len(pipe.Cmds) == 0 {
+		return ""
+	}
+	args := pipe.Cmds[len(pipe.Cmds)-1].Args
+	if len(args) == 0 {
+		return ""
+	}
+	if id, ok := args[0].(*parse.IdentifierNode); ok {
+		return id.Ident
+	}
+	return ""
+}

@@ -22,7 +22,7 @@ type commandExecutor struct {
 // Execute renders the command and its directory, and runs it. A non-zero exit is a failed step.
 func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
 	spec := st.Command()
-	text, err := render(st.Name+".command", spec.Command, scope, st.KeyPos["command"])
+	text, err := renderShell(st.Name+".command", spec.Command, scope, st.KeyPos["command"])
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}

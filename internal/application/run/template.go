@@ -6,17 +6,33 @@ import (
 	"text/template"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/shellsafe"
 )
 
 // render fills one template from scope. Missing keys are errors: a typo must not become an
 // empty string silently passed to a shell.
 func render(name, text string, scope Scope, pos fault.Position) (string, error) {
+	return fill(name, text, scope, pos, false)
+}
+
+// renderShell fills a template that becomes shell code: every value is escaped for the place
+// it sits in (shellsafe), so the shell reads it as data and runs nothing from it.
+func renderShell(name, text string, scope Scope, pos fault.Position) (string, error) {
+	return fill(name, text, scope, pos, true)
+}
+
+func fill(name, text string, scope Scope, pos fault.Position, shell bool) (string, error) {
 	if !strings.Contains(text, "{{") {
 		return text, nil
 	}
-	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Parse(text)
+	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(shellsafe.Funcs()).Parse(text)
 	if err != nil {
 		return "", fault.Wrap(err, fault.UserTemplateSyntax, "template in %s does not parse", name).At(pos)
+	}
+	if shell {
+		if _, err := shellsafe.Prepare(t, text); err != nil {
+			return "", fault.Wrap(err, fault.UserTemplateShellPlace, "template in %s puts a value where the shell cannot take it as data", name).At(pos)
+		}
 	}
 	var b bytes.Buffer
 	if err := t.Execute(&b, scope.Data()); err != nil {
@@ -26,8 +42,8 @@ func render(name, text string, scope Scope, pos fault.Position) (string, error) 
 	return b.String(), nil
 }
 
-// Funcs are the template functions workflows may use. quote makes a value safe to paste into a
-// shell command, which plain interpolation of user input is not.
+// Funcs are the template functions workflows may use besides shellsafe's raw. Values in shell
+// code are escaped whatever the author writes; quote is kept for workflows that already use it.
 var Funcs = template.FuncMap{
 	"quote": ShellQuote,
 }

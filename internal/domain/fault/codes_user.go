@@ -116,7 +116,12 @@ const (
 
 	// USER.TEMPLATE
 	// UserTemplateExec: a template that parsed but could not be filled at run time, typically a reference to a state that has not run yet on this path.
-	UserTemplateExec             = "USER.TEMPLATE.EXEC"
+	UserTemplateExec = "USER.TEMPLATE.EXEC"
+	// UserTemplateRaw: a warning at each {{raw …}} in shell code, which pastes a value as code.
+	UserTemplateRaw = "USER.TEMPLATE.RAW"
+	// UserTemplateShellPlace: a {{ }} in shell code at a place no value can take as data (after a
+	// backslash or a lone $, inside a here-document delimiter, across branches that quote differently).
+	UserTemplateShellPlace       = "USER.TEMPLATE.SHELL_PLACE"
 	UserTemplateSyntax           = "USER.TEMPLATE.SYNTAX"
 	UserTemplateUnknownField     = "USER.TEMPLATE.UNKNOWN_FIELD"
 	UserTemplateUnknownInput     = "USER.TEMPLATE.UNKNOWN_INPUT"

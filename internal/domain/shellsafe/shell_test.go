@@ -3,6 +3,7 @@ package shellsafe
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ func render(tmpl, v string) (string, []RawUse, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	raws, err := Prepare(t)
+	raws, err := Prepare(t, tmpl)
 	if err != nil {
 		return "", nil, err
 	}
@@ -215,8 +216,8 @@ func TestPlacesThatTakeNoValue(t *testing.T) {
 func TestPlaceErrorPosition(t *testing.T) {
 	_, _, err := render("true\necho a \\{{.v}}", "x")
 	pe, ok := err.(*PlaceError)
-	if !ok || pe.Line != 2 || pe.Column != 10 {
-		t.Fatalf("err = %#v, want line 2 column 10 (the action's content)", err)
+	if !ok || pe.Line != 2 || pe.Column != 9 {
+		t.Fatalf("err = %#v, want line 2 column 9, where {{ opens", err)
 	}
 }
 
@@ -228,7 +229,7 @@ func TestRawAndQuote(t *testing.T) {
 	if out != "echo $HOME\necho $HOME '$HOME'" {
 		t.Errorf("out = %q", out)
 	}
-	if len(raws) != 2 || raws[0] != (RawUse{1, 7}) || raws[1].Line != 2 {
+	if len(raws) != 2 || raws[0] != (RawUse{1, 6}) || raws[1].Line != 2 {
 		t.Errorf("raws = %+v", raws)
 	}
 	out, _, err = render(`echo {{quote .v}} "{{quote .v}}"`, "a'b")
@@ -279,4 +280,26 @@ func FuzzValuesStayData(f *testing.F) {
 			t.Fatalf("%s with %q:\nscript %q\n   got %q\n  want %q", c.name, v, script, got, want)
 		}
 	})
+}
+
+func TestCheckReportsEveryPlace(t *testing.T) {
+	raws, places, err := Check("echo \\{{.a}} {{raw .b}}\necho ${{.c}} '{{.d}}'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(places) != 2 || places[0].Line != 1 || places[0].Column != 7 || places[1].Line != 2 || places[1].Column != 7 {
+		t.Fatalf("places = %+v", places)
+	}
+	if !errors.Is(places[0], ErrAfterBackslash) || !errors.Is(places[1], ErrAfterDollar) {
+		t.Errorf("errors = %v, %v", places[0], places[1])
+	}
+	if len(raws) != 1 || raws[0] != (RawUse{1, 14}) {
+		t.Errorf("raws = %+v", raws)
+	}
+	if _, _, err := Check("{{.a"); err == nil {
+		t.Error("a syntax error is returned")
+	}
+	if r, p, err := Check("no actions"); r != nil || p != nil || err != nil {
+		t.Error("text without actions has nothing to say")
+	}
 }

@@ -39,36 +39,83 @@ type RawUse struct{ Line, Column int }
 // of its shell context. It returns the uses of `raw`, and an error for a place no value can
 // safely take (after a backslash, inside a here-document delimiter, or branches of {{if}} that
 // leave the quoting in different states).
-func Prepare(t *template.Template) ([]RawUse, error) {
-	if t.Tree == nil || t.Root == nil {
-		return nil, nil
+func Prepare(t *template.Template, text string) ([]RawUse, error) {
+	funcs, raws, err := PrepareTree(t.Tree, text)
+	if err != nil {
+		return nil, err
 	}
-	p := &preparer{tree: t.Tree, funcs: template.FuncMap{}}
+	t.Funcs(funcs)
+	return raws, nil
+}
+
+// PrepareTree rewrites a parse tree as Prepare does and returns the escapers its new calls
+// name, for whoever executes the tree. text is the template's source, for positions.
+func PrepareTree(tree *parse.Tree, text string) (template.FuncMap, []RawUse, error) {
+	if tree == nil || tree.Root == nil {
+		return nil, nil, nil
+	}
+	p, err := prepare(tree, text)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(p.errs) > 0 {
+		return nil, nil, p.errs[0]
+	}
+	return p.funcs, p.raws, nil
+}
+
+func prepare(tree *parse.Tree, text string) (*preparer, error) {
+	p := &preparer{tree: tree, text: text, funcs: template.FuncMap{}}
 	l := NewLexer()
-	if err := p.list(t.Root, l); err != nil {
+	if err := p.list(tree.Root, l); err != nil {
 		return nil, err
 	}
 	l.End()
-	t.Funcs(p.funcs)
-	return p.raws, nil
+	return p, nil
+}
+
+// Check reports, without running anything, what Prepare would say of a shell template: its
+// uses of raw, and every place no value can take. Functions are not checked; a syntax error is
+// returned as the parser's error.
+func Check(text string) ([]RawUse, []*PlaceError, error) {
+	if !strings.Contains(text, "{{") {
+		return nil, nil, nil
+	}
+	t := parse.New("shell")
+	t.Mode = parse.SkipFuncCheck
+	tree, err := t.Parse(text, "", "", map[string]*parse.Tree{})
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := prepare(tree, text)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.raws, p.errs, nil
 }
 
 type preparer struct {
+	// errs are the places found so far that no value can take; all are reported at once.
+	errs  []*PlaceError
 	tree  *parse.Tree
+	text  string
 	funcs template.FuncMap
 	raws  []RawUse
 	n     int
 }
 
+func (p *preparer) fail(n parse.Node, err error) {
+	p.errs = append(p.errs, p.place(n, err).(*PlaceError))
+}
+
+// place locates n: the 1-based line and column of the {{ that opens it.
 func (p *preparer) place(n parse.Node, err error) error {
-	loc, _ := p.tree.ErrorContext(n)
-	parts := strings.Split(loc, ":")
-	pe := &PlaceError{Err: err}
-	if len(parts) >= 3 {
-		pe.Line, _ = strconv.Atoi(parts[len(parts)-2])
-		pe.Column, _ = strconv.Atoi(parts[len(parts)-1])
+	off := min(int(n.Position()), len(p.text))
+	if i := strings.LastIndex(p.text[:off], "{{"); i >= 0 {
+		off = i
 	}
-	return pe
+	before := p.text[:off]
+	return &PlaceError{Err: err, Line: 1 + strings.Count(before, "\n"), Column: off - strings.LastIndexByte(before, '\n')}
 }
 
 func (p *preparer) list(list *parse.ListNode, l *Lexer) error {
@@ -96,7 +143,7 @@ func (p *preparer) node(n parse.Node, l *Lexer) error {
 	case *parse.RangeNode:
 		return p.branches(n, &n.BranchNode, l, true)
 	case *parse.TemplateNode:
-		return p.place(n, fmt.Errorf("{{template}} cannot be used in shell code: its output could not be escaped"))
+		p.fail(n, fmt.Errorf("{{template}} cannot be used in shell code: its output could not be escaped"))
 	}
 	return nil
 }
@@ -112,7 +159,7 @@ func (p *preparer) branches(n parse.Node, b *parse.BranchNode, l *Lexer, loop bo
 		return err
 	}
 	if !then.Same(other) || (loop && !then.Same(l)) {
-		return p.place(n, fmt.Errorf("the branches of this block leave the shell quoting in different states; close every quote inside each branch"))
+		p.fail(n, fmt.Errorf("the branches of this block leave the shell quoting in different states; close every quote inside each branch"))
 	}
 	*l = *then
 	return nil
@@ -124,7 +171,9 @@ func (p *preparer) action(n *parse.ActionNode, l *Lexer) error {
 	}
 	c, err := l.Context()
 	if err != nil {
-		return p.place(n, err)
+		p.fail(n, err)
+		l.Value(&c)
+		return nil
 	}
 	ctx := &c
 	l.Value(ctx)

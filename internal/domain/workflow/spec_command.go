@@ -17,6 +17,7 @@ func (*CommandSpec) Kind() StateType { return StateCommand }
 
 func (c *CommandSpec) validate(v *validator, s *State) {
 	v.required(s, "command", c.Command, fault.UserWorkflowMissingCommand, "add `command: <shell command>`")
+	v.shell(s, "command", c.Command)
 }
 
 func (c *CommandSpec) templates() []templateField {

@@ -195,6 +195,10 @@ func TestValidateCases(t *testing.T) {
 			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@5:3", `^command of state "build" refers`, "declare it under `inputs:` with `- name: zzz`"}}},
 		{"an unknown state alone", func(w *Workflow) { w.States["build"].Command().Command = "{{.states.nope}}" },
 			[]diag{{"USER.TEMPLATE.UNKNOWN_STATE@5:3", `^command of state "build" refers to unknown state "nope" (.states.nope)`, ""}}},
+		{"a value after a backslash in a command", func(w *Workflow) { w.States["build"].Command().Command = "echo ok\necho \\{{.inputs.target}}" },
+			[]diag{{"USER.TEMPLATE.SHELL_PLACE@5:3", `line 2, column 7 of command of state "build": a value right after a backslash`, "rewrite the shell text around it"}}},
+		{"raw in a command is a warning", func(w *Workflow) { w.States["build"].Command().Command = "echo {{raw .inputs.target}}" },
+			[]diag{{"USER.TEMPLATE.RAW@5:3", `line 1, column 6 of command of state "build" pastes a value into the shell unescaped`, "drop raw"}}},
 		{"the roots alone are fine", func(w *Workflow) {
 			w.States["build"].Command().Command = "{{.inputs}} {{.states}} {{.env}} {{.workflow}} {{.workflow.ID}} {{.env.X}} {{.states.ask}}"
 		}, nil},

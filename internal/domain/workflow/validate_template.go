@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/shellsafe"
 )
 
 // The interpolation data: its roots and the fields of the values under them.
@@ -36,6 +37,22 @@ func (v *validator) template(s *State, key, text string) {
 			where = fmt.Sprintf("line %d of %s", r.Line, where)
 		}
 		v.ref(pos, where, r)
+	}
+}
+
+// shell checks a template that becomes shell code: each {{ }} must sit where a value can be
+// escaped as data, and each {{raw …}}, which opts out, is a warning. Syntax errors are the
+// template check's to report.
+func (v *validator) shell(s *State, key, text string) {
+	raws, places, _ := shellsafe.Check(text)
+	pos := s.ValueAt(key)
+	for _, pe := range places {
+		v.ds.Errorf(pos, fault.UserTemplateShellPlace, "move the {{ }} or rewrite the shell text around it; awf escapes each value for the quoting it sits in",
+			"line %d, column %d of %s of state %q: %v", pe.Line, pe.Column, key, s.Name, pe.Err)
+	}
+	for _, r := range raws {
+		v.ds.Warnf(pos, fault.UserTemplateRaw, "drop raw to have the value escaped as data, unless the workflow's author alone controls it",
+			"line %d, column %d of %s of state %q pastes a value into the shell unescaped ({{raw …}}): a hostile value runs as code", r.Line, r.Column, key, s.Name)
 	}
 }
 

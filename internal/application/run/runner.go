@@ -120,6 +120,12 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	b := &resultBuilder{}
 	events := observers{b, r.opts.Observer}
 	events.Observe(RunStarted{RunID: r.opts.RunID, Workflow: wf.Name})
+	if missing := workflow.MissingEnv(wf, r.opts.Environ); len(missing) > 0 {
+		err := fault.New(fault.UserEnvMissing, "workflow %q needs the environment variables %s, unset or empty here", wf.Name, strings.Join(missing, ", ")).
+			WithHint("set them before the run, e.g. export %s=…", missing[0])
+		events.Observe(RunFinished{Status: RunError, Err: err})
+		return &b.res, err
+	}
 	start := time.Now()
 	ctx, span := r.opts.Tracer.Start(ctx, "workflow.run "+wf.Name, trace.WithAttributes(
 		attribute.String("awf.workflow", wf.Name),

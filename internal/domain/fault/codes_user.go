@@ -36,6 +36,12 @@ const (
 	UserCLIMissingFlag       = "USER.CLI.MISSING_FLAG"
 	UserCLIUnknownStep       = "USER.CLI.UNKNOWN_STEP"
 
+	// USER.ENV
+	// UserEnvInvalidName: a name under the workflow's `env:` that is not a variable name, or is listed twice.
+	UserEnvInvalidName = "USER.ENV.INVALID_NAME"
+	// UserEnvMissing: a variable the workflow's `env:` requires is unset or empty when the run starts.
+	UserEnvMissing = "USER.ENV.MISSING"
+
 	// USER.INPUT
 	UserInputDuplicateName  = "USER.INPUT.DUPLICATE_NAME"
 	UserInputInvalidDefault = "USER.INPUT.INVALID_DEFAULT"

@@ -19,6 +19,7 @@ func Validate(w *Workflow) fault.Diagnostics {
 	}
 	v := &validator{w: w, stateNames: stateNames(w)}
 	v.header()
+	v.env()
 	v.inputs()
 	for _, name := range v.stateNames {
 		v.state(w.States[name])

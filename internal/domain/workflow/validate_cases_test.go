@@ -181,7 +181,7 @@ func TestValidateCases(t *testing.T) {
 		{"no on_success", func(w *Workflow) { w.States["ask"].OnSuccess = "" },
 			[]diag{{"USER.WORKFLOW.NO_EXIT@9:3", `state "ask" has no on_success: the run cannot go on after it`, ""}}},
 		{"zero timeout written", func(w *Workflow) { wrote(w.States["build"], "timeout", p(7, 5), p(7, 14)) },
-			[]diag{{"USER.WORKFLOW.INVALID_TIMEOUT@7:14", `timeout of state "build" must be positive, got 0s`, "write a positive Go duration"}}},
+			[]diag{{"USER.WORKFLOW.INVALID_TIMEOUT@7:14", `timeout of state "build" must be positive, got 0s`, "write a positive number of seconds (120) or a Go duration"}}},
 		{"a positive timeout", func(w *Workflow) { w.States["build"].Timeout = 1 }, nil},
 
 		// Templates.

@@ -28,7 +28,7 @@ func (v *validator) state(s *State) {
 	if !s.Ends() {
 		v.transitions(s)
 		if stateHasKey(s, "timeout") && s.Timeout <= 0 {
-			v.ds.Errorf(s.ValueAt("timeout"), fault.UserWorkflowInvalidTimeout, "write a positive Go duration such as 30s or 5m, or remove `timeout:` for no limit",
+			v.ds.Errorf(s.ValueAt("timeout"), fault.UserWorkflowInvalidTimeout, "write a positive number of seconds (120) or a Go duration such as 30s or 500ms, or remove `timeout:` for no limit",
 				"timeout of state %q must be positive, got %s", s.Name, s.Timeout)
 		}
 	}

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -132,5 +133,16 @@ func TestStateKeys(t *testing.T) {
 	}
 	if st, ok := ParseStateType("shell"); ok || st != "shell" {
 		t.Errorf("ParseStateType(shell) = %q, %v; want the raw word and false", st, ok)
+	}
+}
+
+func TestMissingEnv(t *testing.T) {
+	w := &Workflow{Env: []string{"A", "B", "C", "D"}}
+	got := MissingEnv(w, []string{"A=1", "B=", "junk", "D=x=y", "=nothing"})
+	if strings.Join(got, ",") != "B,C" {
+		t.Fatalf("missing = %v", got)
+	}
+	if MissingEnv(&Workflow{}, nil) != nil {
+		t.Error("no env, nothing missing")
 	}
 }

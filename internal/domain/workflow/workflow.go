@@ -16,6 +16,12 @@ type Workflow struct {
 	Description string
 	// Version is free text the author may use to track changes; awf does not interpret it.
 	Version string
+	// Author and Tags describe the workflow for people and listings; awf does not interpret them.
+	Author string
+	Tags   []string
+	// Env names the environment variables the workflow needs; a run refuses to start without
+	// them (USER.ENV.MISSING) instead of failing halfway on an empty value.
+	Env     []string
 	Inputs  []Input
 	Initial string
 	// States by name; Order keeps the file order for stable output.

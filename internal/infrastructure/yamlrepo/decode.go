@@ -12,7 +12,7 @@ import (
 // The schema of a workflow file (DESIGN §3). State keys live in the domain, which also decides
 // which state types accept them.
 var (
-	topKeys   = []string{"name", "description", "version", "inputs", "states"}
+	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "states"}
 	inputKeys = []string{"name", "type", "required", "default", "description"}
 )
 
@@ -60,6 +60,16 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 			w.Description = l.str(e.v, "description")
 		case "version":
 			w.Version = l.str(e.v, "version")
+		case "author":
+			w.Author = l.str(e.v, "author")
+		case "tags":
+			w.Tags, _, _ = l.strList(e.v, "tags", "`tags: [review, go]`")
+		case "env":
+			var pos []fault.Position
+			w.Env, pos, _ = l.strList(e.v, "env", "`env: [GITHUB_TOKEN]`")
+			for i, p := range pos {
+				pm.values[fmt.Sprintf("env[%d]", i)] = p
+			}
 		case "inputs":
 			l.inputs(w, pm, e.v)
 		case "states":

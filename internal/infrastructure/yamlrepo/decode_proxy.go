@@ -2,6 +2,7 @@ package yamlrepo
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -18,17 +19,28 @@ var (
 	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration"}
 )
 
-// timeout reads a Go duration ("30s", "5m", "1h30m"). A bad one is reported at the value and
+// timeout reads a Go duration ("30s", "500ms", "1h30m") or a whole number of seconds (120, as
+// the reference awf's workflows write it). A bad one is reported at the value and
 // yields 0; a negative one is kept for validation to report.
+// maxTimeout bounds a step timeout: a week is beyond any step, and larger numbers overflow.
+const maxTimeout = 7 * 24 * time.Hour
+
 func (l *loader) timeout(n *yaml.Node) time.Duration {
 	r := l.resolve(n)
 	if isNull(r) {
 		return 0
 	}
-	const hint = "write a Go duration with a unit, such as 30s, 5m or 1h30m"
+	const hint = "write seconds as a number (120) or a Go duration with a unit, such as 30s, 500ms or 1h30m"
 	if r.Kind != yaml.ScalarNode {
 		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout must be a duration, got %s", kindName(r))
 		return 0
+	}
+	if secs, err := strconv.ParseInt(r.Value, 10, 64); err == nil {
+		if secs < 0 || secs > int64(maxTimeout/time.Second) {
+			l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout %s is out of range (0 to %d seconds)", r.Value, int64(maxTimeout/time.Second))
+			return 0
+		}
+		return time.Duration(secs) * time.Second
 	}
 	d, err := time.ParseDuration(r.Value)
 	if err != nil {

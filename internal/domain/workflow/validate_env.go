@@ -1,0 +1,48 @@
+package workflow
+
+import (
+	"fmt"
+	"regexp"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+// envName is what a shell accepts as a variable name.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// env checks the names under `env:`: each a valid variable name, none twice.
+func (v *validator) env() {
+	seen := map[string]bool{}
+	for i, name := range v.w.Env {
+		pos := v.w.ValueAt(fmt.Sprintf("env[%d]", i))
+		switch {
+		case !envName.MatchString(name):
+			v.ds.Errorf(pos, fault.UserEnvInvalidName, "a variable name is letters, digits and _, not starting with a digit, e.g. GITHUB_TOKEN",
+				"env lists %q, which is not an environment variable name", name)
+		case seen[name]:
+			v.ds.Errorf(pos, fault.UserEnvInvalidName, "remove the second one", "env lists %q twice", name)
+		}
+		seen[name] = true
+	}
+}
+
+// MissingEnv returns the variables of w.Env that environ (KEY=value entries) does not set, or
+// sets empty, in the order the workflow lists them.
+func MissingEnv(w *Workflow, environ []string) []string {
+	set := make(map[string]bool, len(environ))
+	for _, kv := range environ {
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == '=' {
+				set[kv[:i]] = i+1 < len(kv)
+				break
+			}
+		}
+	}
+	var missing []string
+	for _, name := range w.Env {
+		if !set[name] {
+			missing = append(missing, name)
+		}
+	}
+	return missing
+}

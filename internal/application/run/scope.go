@@ -10,6 +10,18 @@ type StateData struct {
 	Status   string
 }
 
+// Fields are a state's values under both spellings workflows use: the Go names of awf and the
+// reference's templates ({{.states.x.Output}}) and the snake case of the reference's other
+// workflows ({{states.x.output}}, states.x.exit_code in expressions).
+func (d StateData) Fields() map[string]any {
+	return map[string]any{
+		"Output": d.Output, "output": d.Output,
+		"Stderr": d.Stderr, "stderr": d.Stderr,
+		"ExitCode": d.ExitCode, "exit_code": d.ExitCode,
+		"Status": d.Status, "status": d.Status,
+	}
+}
+
 // WorkflowInfo is what `.workflow` exposes: the run's id and the workflow's name.
 type WorkflowInfo struct {
 	ID   string
@@ -69,13 +81,13 @@ func (s Scope) Data() map[string]any {
 	}
 	for i := len(chain) - 1; i >= 0; i-- { // the root first, so nearer scopes win
 		for k, v := range chain[i].states {
-			states[k] = v
+			states[k] = v.Fields()
 		}
 	}
 	return map[string]any{
 		"inputs":   maps.Clone(s.inputs),
 		"states":   states,
 		"env":      maps.Clone(s.env),
-		"workflow": map[string]any{"ID": s.workflow.ID, "Name": s.workflow.Name},
+		"workflow": map[string]any{"ID": s.workflow.ID, "Name": s.workflow.Name, "id": s.workflow.ID, "name": s.workflow.Name},
 	}
 }

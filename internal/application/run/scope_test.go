@@ -83,7 +83,7 @@ func TestForkedScopes(t *testing.T) {
 		t.Error("State of a name never recorded")
 	}
 	states := right.Fork().Data()["states"].(map[string]any)
-	if want := map[string]any{"build": StateData{Output: "rebuilt"}, "item": StateData{Output: "right"}}; !reflect.DeepEqual(states, want) {
+	if want := map[string]any{"build": StateData{Output: "rebuilt"}.Fields(), "item": StateData{Output: "right"}.Fields()}; !reflect.DeepEqual(states, want) {
 		t.Errorf("states = %#v", states)
 	}
 }

@@ -53,3 +53,14 @@ func TestValueThatEndsAHeredocStopsTheRun(t *testing.T) {
 		t.Fatalf("err %v, commands %q", err, sh.commands())
 	}
 }
+
+// TestReferenceSpellings: the reference's workflows name namespaces without the dot and read
+// state fields in snake case; both reach the same values, in shell code and prompts alike.
+func TestReferenceSpellings(t *testing.T) {
+	a := cmdState("a", "printf x", "b", "bad")
+	b := cmdState("b", `echo {{states.a.output}} {{.states.a.exit_code}} {{inputs.who}} "{{workflow.name}}"`, "done", "bad")
+	sh := &fakeShell{t: t, results: map[string]ports.CommandResult{"printf x": {Stdout: "out"}, `echo out 0 me "t"`: {}}}
+	if _, err := newRun(t, Options{Commands: sh}).Run(context.Background(), flow(a, b), map[string]string{"n": "1", "who": "me"}); err != nil {
+		t.Fatalf("err %v, commands %q", err, sh.commands())
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/shellsafe"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // render fills one template from scope. Missing keys are errors: a typo must not become an
@@ -25,7 +26,8 @@ func fill(name, text string, scope Scope, pos fault.Position, shell bool) (strin
 	if !strings.Contains(text, "{{") {
 		return text, nil
 	}
-	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(shellsafe.Funcs()).Parse(text)
+	data := scope.Data()
+	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(shellsafe.Funcs()).Funcs(namespaces(data)).Parse(text)
 	if err != nil {
 		return "", fault.Wrap(err, fault.UserTemplateSyntax, "template in %s does not parse", name).At(pos)
 	}
@@ -35,11 +37,22 @@ func fill(name, text string, scope Scope, pos fault.Position, shell bool) (strin
 		}
 	}
 	var b bytes.Buffer
-	if err := t.Execute(&b, scope.Data()); err != nil {
+	if err := t.Execute(&b, data); err != nil {
 		return "", fault.Wrap(err, fault.UserTemplateExec, "template in %s failed", name).At(pos).
 			WithHint("a referenced state may not have run yet on this path, or an input or env var is missing")
 	}
 	return b.String(), nil
+}
+
+// namespaces lets templates name the data without the leading dot, as many of the reference
+// awf's workflows do: {{inputs.x}} reads what {{.inputs.x}} reads.
+func namespaces(data map[string]any) template.FuncMap {
+	fm := template.FuncMap{}
+	for _, k := range workflow.TemplateRoots {
+		v := data[k]
+		fm[k] = func() any { return v }
+	}
+	return fm
 }
 
 // Funcs are the template functions workflows may use besides shellsafe's raw. Values in shell

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template/parse"
@@ -152,6 +153,11 @@ func (w *refWalker) arg(n parse.Node, rooted bool) {
 			w.add(n.Ident[1:], strings.Join(n.Ident, "."), n.Pos)
 		}
 	case *parse.ChainNode:
+		// {{inputs.x}}: a namespace named without its dot, then fields.
+		if id, ok := n.Node.(*parse.IdentifierNode); ok && slices.Contains(TemplateRoots, id.Ident) {
+			w.add(append([]string{id.Ident}, n.Field...), id.Ident+"."+strings.Join(n.Field, "."), n.Pos)
+			return
+		}
 		w.arg(n.Node, rooted)
 	case *parse.PipeNode:
 		w.pipe(n, rooted)

@@ -206,8 +206,13 @@ func TestValidateCases(t *testing.T) {
 			[]diag{{"USER.TEMPLATE.UNKNOWN_FIELD@5:3", `reads field "x" of input "target", which is a plain value`, "use .inputs.target"}}},
 		{"an unknown state", func(w *Workflow) { w.States["build"].Command().Dir = "{{.states.nope.Output}}" },
 			[]diag{{"USER.TEMPLATE.UNKNOWN_STATE@5:3", `dir of state "build" refers to unknown state "nope"`, "valid: build, ask, done, failed"}}},
-		{"an unknown field of a state", func(w *Workflow) { w.States["ask"].Agent().Prompt = "{{.states.build.output}}" },
-			[]diag{{"USER.TEMPLATE.UNKNOWN_FIELD@9:3", `prompt of state "ask" reads unknown field "output" of state "build"`, "did you mean 'Output'?"}}},
+		{"an unknown field of a state", func(w *Workflow) { w.States["ask"].Agent().Prompt = "{{.states.build.Outptu}}" },
+			[]diag{{"USER.TEMPLATE.UNKNOWN_FIELD@9:3", `prompt of state "ask" reads unknown field "Outptu" of state "build"`, "did you mean 'Output'?"}}},
+		{"both spellings of the reference, with or without the dot", func(w *Workflow) {
+			w.States["ask"].Agent().Prompt = "{{states.build.output}} {{.states.build.exit_code}} {{inputs.target}} {{workflow.id}} {{env.HOME}} {{.states.build.Status}}"
+		}, nil},
+		{"a namespace without its dot is checked too", func(w *Workflow) { w.States["ask"].Agent().Prompt = "{{inputs.targte}}" },
+			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@9:3", `refers to undeclared input "targte" (.inputs.targte)`, "did you mean 'target'?"}}},
 		{"a field of a state's field", func(w *Workflow) { w.States["ask"].Agent().Dir = "{{.states.build.Output.x}}" },
 			[]diag{{"USER.TEMPLATE.UNKNOWN_FIELD@9:3", `reads field "x" of .states.build.Output, which is a plain value`, "use .states.build.Output"}}},
 		{"a field of an environment variable", func(w *Workflow) { w.States["build"].Command().Command = "{{.env.HOME.x}}" },

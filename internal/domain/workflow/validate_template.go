@@ -11,9 +11,11 @@ import (
 
 // The interpolation data: its roots and the fields of the values under them.
 var (
-	templateRoots  = []string{"inputs", "states", "env", "workflow"}
-	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status"}
-	workflowFields = []string{"ID", "Name"}
+	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
+	// so {{inputs.x}} works as the reference's workflows write it.
+	TemplateRoots  = []string{"inputs", "states", "env", "workflow"}
+	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "output", "stderr", "exit_code", "status"}
+	workflowFields = []string{"ID", "Name", "id", "name"}
 )
 
 const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status, .env.VAR and .workflow.ID|Name"
@@ -103,7 +105,7 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 		}
 	default:
 		hint := templateDataHint
-		if s := Suggest(p[0], templateRoots); s != "" {
+		if s := Suggest(p[0], TemplateRoots); s != "" {
 			hint = "did you mean '." + s + "'? " + templateDataHint
 		}
 		v.ds.Errorf(pos, fault.UserTemplateUnknownReference, hint, "%s uses unknown reference %s", where, r)

@@ -49,13 +49,11 @@ func cliDir(t *testing.T, name string) string {
 		dir = filepath.Join(cache, "agent-clis", "node_modules", ".bin")
 	}
 	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-		msg := fmt.Sprintf("\n%s\n!!! SKIPPED END-TO-END TEST: the %s CLI is not installed in %s.\n!!! Run tests/e2e/install.sh (needs the npm registry) or set AWF_AGENT_CLIS_BIN.\n%s",
-			strings.Repeat("!", 78), name, dir, strings.Repeat("!", 78))
+		msg := fmt.Sprintf("end-to-end test not run: the %s CLI is not installed in %s; run tests/e2e/install.sh (needs the npm registry) or set AWF_AGENT_CLIS_BIN", name, dir)
 		if os.Getenv("AWF_E2E_REQUIRE_CLIS") != "" {
 			t.Fatal(msg)
 		}
-		fmt.Fprintln(os.Stderr, msg) // visible without -v
-		t.Skip(msg)
+		testkit.Skip(t, msg) // printed without -v too, on the go command's stderr
 	}
 	return dir
 }

@@ -244,11 +244,10 @@ func leftovers(tag string, extraPIDs ...int) []string {
 
 func waitNoLeftovers(t *testing.T, tag string, extra ...int) {
 	t.Helper()
+	// The CLI's processes are not our children: the process table is the only witness.
 	var left []string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if left = leftovers(tag, extra...); len(left) == 0 {
-			return
-		}
+	if testkit.Eventually(10*time.Second, func() bool { left = leftovers(tag, extra...); return len(left) == 0 }) {
+		return
 	}
 	for _, l := range left {
 		pid, _ := strconv.Atoi(strings.Fields(l)[0])

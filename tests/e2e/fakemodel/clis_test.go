@@ -275,12 +275,10 @@ func (e *cliEnv) checkNoLeftovers(t *testing.T) {
 	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
 		return
 	}
+	// These processes are not our children: the process table is the only witness.
 	var left []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		left = processesMentioning(e.state)
-		if len(left) == 0 {
-			return
-		}
+	if testkit.Eventually(5*time.Second, func() bool { left = processesMentioning(e.state); return len(left) == 0 }) {
+		return
 	}
 	t.Errorf("processes left behind after %s exited: %v", e.name, left)
 }

@@ -13,9 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
 	"github.com/awf-dev/awf/tests/testkit"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // pluginsFile declares the example plugins (built by TestMain) for a project in a temp dir.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-
 	"github.com/awf-dev/awf/tests/testkit"
 )
 

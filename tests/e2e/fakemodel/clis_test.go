@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/tests/e2e/fakemodel"
-
 	"github.com/awf-dev/awf/tests/testkit"
 )
 

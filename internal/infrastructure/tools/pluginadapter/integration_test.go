@@ -12,13 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/proxy"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
-	"go.uber.org/zap"
-	"go.uber.org/zap/zapcore"
 )
 
 func TestMain(m *testing.M) {

@@ -221,3 +221,28 @@ func TestNewRouterCancelled(t *testing.T) {
 		t.Fatalf("err = %v, want an interrupt fault", err)
 	}
 }
+
+func TestCheckNameBoundaries(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"aAzZ09_-.", true},
+		{strings.Repeat("n", maxToolName), true},
+		{strings.Repeat("n", maxToolName+1), false},
+		{"", false},
+		{"a`", false}, // the characters just outside each allowed range
+		{"a{", false},
+		{"a@", false},
+		{"a[", false},
+		{"a/", false},
+		{"a:", false},
+		{"a b", false},
+		{"é", false},
+	}
+	for _, tt := range tests {
+		if got := checkName(tt.name); (got == "") != tt.ok {
+			t.Errorf("checkName(%.20q) = %q, want ok=%v", tt.name, got, tt.ok)
+		}
+	}
+}

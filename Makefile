@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz demo clean tools
+.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate demo clean tools
 
 all: build
 
@@ -39,6 +39,14 @@ lint-arch: ## layer rules of DESIGN §1 (go-arch-lint, pinned in tools/go.mod)
 
 bench: build ## benchmarks; figures go in closing notes
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+$(TOOLS)/gremlins: tools/go.mod tools/go.sum
+	cd tools && $(GO) build -o ../$(TOOLS)/gremlins github.com/go-gremlins/gremlins/cmd/gremlins
+
+MUTATE_PKGS ?= ./internal/domain/... ./internal/application/...
+
+mutate: $(TOOLS)/gremlins ## mutation testing (gremlins, pinned in tools/go.mod), one package at a time; fails under 90 % efficacy or 85 % mutator coverage
+	@sh tools/mutate.sh $(TOOLS)/gremlins $$($(GO) list -f '{{.Dir}}' $(MUTATE_PKGS) | sed 's|^$(CURDIR)/|./|')
 
 fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real session)
 	@set -e; for pkg in $$($(GO) list ./...); do \

@@ -55,7 +55,7 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 			}
 			sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
 			if output == "json" {
-				return writeJSON(cmd.OutOrStdout(), all)
+				return writeJSON(cmd.OutOrStdout(), activitylog.LinesOf(all))
 			}
 			printActivityTable(cmd.OutOrStdout(), all)
 			return nil
@@ -81,7 +81,7 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 			for _, p := range files {
 				rec, err := activitylog.FileStore{Path: p}.Get(cmd.Context(), args[0])
 				if err == nil {
-					return writeJSON(cmd.OutOrStdout(), rec)
+					return writeJSON(cmd.OutOrStdout(), activitylog.LineOf(rec))
 				}
 				if fault.CodeOf(err) != fault.UserActivityNotFound {
 					return err

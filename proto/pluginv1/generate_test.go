@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"sort"
 	"testing"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // protocVersionLine matches the header line naming the protoc version, the one part of the
@@ -19,10 +21,10 @@ var protocVersionLine = regexp.MustCompile(`(?m)^// (\t|- )protoc +v[^\n]*$`)
 // and compares it with the committed files, so a .proto edit without `make proto` fails CI.
 func TestGeneratedCodeIsFresh(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the protoc plugins; skipped with -short")
+		testkit.Skip(t, "builds the protoc plugins; skipped with -short")
 	}
 	if _, err := exec.LookPath("protoc"); err != nil {
-		t.Skip("protoc is not installed (apt-get install -y protobuf-compiler); cannot check that proto/pluginv1 is up to date")
+		testkit.Skip(t, "protoc is not installed (apt-get install -y protobuf-compiler); cannot check that proto/pluginv1 is up to date")
 	}
 	root := repoRoot(t)
 	bin := t.TempDir()

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 func repoRoot() string {
@@ -67,7 +69,7 @@ func archLint(t *testing.T, project string) (string, error) {
 
 func TestArchLintRejectsWrongImports(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs go-arch-lint on a copy of the module")
+		testkit.Skip(t, "runs go-arch-lint on a copy of the module; skipped with -short")
 	}
 	tests := []struct {
 		name, file, body, want string

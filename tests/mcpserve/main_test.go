@@ -31,6 +31,7 @@ func TestMain(m *testing.M) {
 
 // server is one running `awf mcp-serve` with its root and activity file.
 type server struct {
+	log      string // mcp-serve's log file (JSON lines, debug level and above)
 	root     string
 	activity string
 	ready    string
@@ -44,10 +45,10 @@ func start(t *testing.T, extra map[string]any) *server {
 	root := t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
 	state := t.TempDir()
-	s := &server{root: root, activity: filepath.Join(state, "activity.jsonl"), ready: filepath.Join(state, "ready.json")}
+	s := &server{root: root, activity: filepath.Join(state, "activity.jsonl"), ready: filepath.Join(state, "ready.json"), log: filepath.Join(state, "serve.log")}
 	cfg := map[string]any{
 		"root_dir": root, "activity_file": s.activity, "ready_file": s.ready,
-		"log_file": filepath.Join(state, "serve.log"), "run_id": "run-test", "step": "step-test",
+		"log_file": s.log, "run_id": "run-test", "step": "step-test",
 	}
 	for k, v := range extra {
 		cfg[k] = v

@@ -1,6 +1,7 @@
 package mcpserve_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -13,6 +14,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // pluginsFile declares the example plugins (built by TestMain) for a project in a temp dir.
@@ -112,14 +116,16 @@ func TestPluginCrashMidCallAndNoOrphans(t *testing.T) {
 		}
 		done <- fmt.Sprintf("%v %s", res.IsError, text(res))
 	}()
-	var victims []int
-	for deadline := time.Now().Add(10 * time.Second); len(victims) == 0 && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		victims = pluginPIDs(t)
+	// echo logs a debug line when the slow call reaches its handler; mcp-serve writes it to its
+	// log file, the only sign another process gives.
+	inHandler := testkit.Eventually(10*time.Second, func() bool {
+		b, _ := os.ReadFile(s.log)
+		return bytes.Contains(b, []byte(plugintest.EchoWaiting))
+	})
+	victims := pluginPIDs(t)
+	if !inHandler || len(victims) == 0 {
+		t.Fatalf("the slow call never reached the echo plugin (in handler %v, plugin pids %v)", inHandler, victims)
 	}
-	if len(victims) == 0 {
-		t.Fatal("echo plugin never started")
-	}
-	time.Sleep(200 * time.Millisecond) // let the call reach the plugin
 	for _, pid := range victims {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
@@ -147,9 +153,7 @@ func TestPluginCrashMidCallAndNoOrphans(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("mcp-serve did not exit")
 	}
-	for deadline := time.Now().Add(5 * time.Second); len(pluginPIDs(t)) > 0 && time.Now().Before(deadline); {
-		time.Sleep(50 * time.Millisecond)
-	}
+	testkit.Eventually(5*time.Second, func() bool { return len(pluginPIDs(t)) == 0 })
 	if left := pluginPIDs(t); len(left) > 0 {
 		for _, p := range left {
 			_ = syscall.Kill(p, syscall.SIGKILL)

@@ -136,18 +136,15 @@ func TestMalformedJSONRPCKeepsServing(t *testing.T) {
 // and take the command's process group with it.
 func TestEOFWithCallInFlight(t *testing.T) {
 	r := startRaw(t)
-	pidFile := filepath.Join(t.TempDir(), "pid")
+	pidFIFO := testkit.FIFO(t)
 	r.send(t, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
 	_, _ = io.WriteString(r.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":{"command":"sleep 1000 & echo $! > %s; wait"}}}`, pidFile)
+	call := fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"Bash","arguments":{"command":"sleep 1000 & echo $! > %s; wait"}}}`, pidFIFO)
 	_, _ = io.WriteString(r.in, call+"\n")
-	var pid int
-	for deadline := time.Now().Add(10 * time.Second); pid == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		b, _ := os.ReadFile(pidFile)
-		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-	}
-	if pid == 0 {
-		t.Fatal("bash never started")
+	line, err := testkit.ReadFIFO(pidFIFO, 10*time.Second)
+	pid, _ := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || pid == 0 {
+		t.Fatalf("bash never started: %q, %v", line, err)
 	}
 	_ = r.in.Close()
 	exited := make(chan error, 1)
@@ -158,10 +155,8 @@ func TestEOFWithCallInFlight(t *testing.T) {
 		_ = r.cmd.Process.Kill()
 		t.Fatal("mcp-serve did not exit on stdin EOF with a call in flight")
 	}
-	for deadline := time.Now().Add(3 * time.Second); procAlive(pid) && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if procAlive(pid) {
+	// The command's process is no child of ours: watching the process table is all there is.
+	if !testkit.Eventually(3*time.Second, func() bool { return !procAlive(pid) }) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		t.Fatalf("bash child %d survived mcp-serve", pid)
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"time"
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -17,11 +18,13 @@ type OTLPReceiver struct {
 	*httptest.Server
 	mu    sync.Mutex
 	spans []*tracepb.Span
+	// more is closed (and replaced) each time spans arrive, to wake Await.
+	more chan struct{}
 }
 
 // NewOTLPReceiver starts a receiver; point OTEL_EXPORTER_OTLP_ENDPOINT at its URL.
 func NewOTLPReceiver() *OTLPReceiver {
-	r := &OTLPReceiver{}
+	r := &OTLPReceiver{more: make(chan struct{})}
 	r.Server = httptest.NewServer(http.HandlerFunc(r.serve))
 	return r
 }
@@ -39,6 +42,8 @@ func (r *OTLPReceiver) serve(w http.ResponseWriter, req *http.Request) {
 			r.spans = append(r.spans, ss.Spans...)
 		}
 	}
+	close(r.more)
+	r.more = make(chan struct{})
 	r.mu.Unlock()
 	out, _ := proto.Marshal(&collectortrace.ExportTraceServiceResponse{})
 	w.Header().Set("Content-Type", "application/x-protobuf")
@@ -50,6 +55,26 @@ func (r *OTLPReceiver) Spans() []*tracepb.Span {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]*tracepb.Span(nil), r.spans...)
+}
+
+// Await returns the spans received once ok accepts them, waking on each export rather than
+// polling; it gives up after within and returns what arrived, with false.
+func (r *OTLPReceiver) Await(within time.Duration, ok func([]*tracepb.Span) bool) ([]*tracepb.Span, bool) {
+	timeout := time.NewTimer(within)
+	defer timeout.Stop()
+	for {
+		r.mu.Lock()
+		spans, more := append([]*tracepb.Span(nil), r.spans...), r.more
+		r.mu.Unlock()
+		if ok(spans) {
+			return spans, true
+		}
+		select {
+		case <-more:
+		case <-timeout.C:
+			return spans, false
+		}
+	}
 }
 
 // ByName indexes spans by name (the last one of each name wins).

@@ -15,6 +15,9 @@ import (
 	"github.com/awf-dev/awf/pkg/plugin"
 )
 
+// waitingMessage is the debug line echo logs when a call starts its delay_ms wait.
+const waitingMessage = "echo is waiting"
+
 // maxDelay bounds delay_ms so a typo cannot park a call for hours.
 const maxDelay = 60_000
 
@@ -45,6 +48,9 @@ func echo(ctx context.Context, raw json.RawMessage) (plugin.Result, error) {
 		return plugin.Errorf("delay_ms must be between 0 and %d, got %d", maxDelay, in.DelayMS), nil
 	}
 	if in.DelayMS > 0 {
+		// Logged before the wait, so a watcher of awf's log knows the call reached the handler
+		// (awf's tests kill the plugin mid-call on this line instead of guessing with a sleep).
+		plugin.Logger().Debug(waitingMessage, "delay_ms", in.DelayMS)
 		t := time.NewTimer(time.Duration(in.DelayMS) * time.Millisecond)
 		defer t.Stop()
 		select {

@@ -155,8 +155,8 @@ func (e *Exposure) splitNotFound(name string) string {
 
 // clipName bounds a name echoed in a message.
 func clipName(name string) string {
-	if len(name) <= 2*maxToolName {
-		return name
+	if clipped := truncateString(name, 2*maxToolName); clipped != name {
+		return strings.ToValidUTF8(clipped, "")
 	}
-	return strings.ToValidUTF8(truncateString(name, 2*maxToolName), "")
+	return name
 }

@@ -51,8 +51,7 @@ func (e *CollisionError) Error() string {
 	if len(e.Collisions) == 1 {
 		return e.Collisions[0].String()
 	}
-	lines := make([]string, 0, len(e.Collisions)+1)
-	lines = append(lines, fmt.Sprintf("%d tool names are provided more than once:", len(e.Collisions)))
+	lines := []string{fmt.Sprintf("%d tool names are provided more than once:", len(e.Collisions))}
 	for _, c := range e.Collisions {
 		lines = append(lines, "  "+c.String())
 	}

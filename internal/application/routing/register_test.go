@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
@@ -219,5 +223,51 @@ func TestNewRouterCancelled(t *testing.T) {
 	_, err := NewRouter(ctx, Options{}, builtins())
 	if fault.ExitCode(err) != fault.ExitInterrupted {
 		t.Fatalf("err = %v, want an interrupt fault", err)
+	}
+}
+
+func TestCheckNameBoundaries(t *testing.T) {
+	tests := []struct {
+		name string
+		ok   bool
+	}{
+		{"aAzZ09_-.", true},
+		{strings.Repeat("n", maxToolName), true},
+		{strings.Repeat("n", maxToolName+1), false},
+		{"", false},
+		{"a`", false}, // the characters just outside each allowed range
+		{"a{", false},
+		{"a@", false},
+		{"a[", false},
+		{"a/", false},
+		{"a:", false},
+		{"a b", false},
+		{"é", false},
+	}
+	for _, tt := range tests {
+		if got := checkName(tt.name); (got == "") != tt.ok {
+			t.Errorf("checkName(%.20q) = %q, want ok=%v", tt.name, got, tt.ok)
+		}
+	}
+}
+
+// TestFailedRegistrationClosesProvidersAndLogsOnlyRealCloseErrors: a router that cannot be built
+// closes what it opened; a failing Close is logged, a clean one is not.
+func TestFailedRegistrationClosesProvidersAndLogsOnlyRealCloseErrors(t *testing.T) {
+	for _, closeErr := range []error{nil, errors.New("close failed")} {
+		core, logs := observer.New(zapcore.DebugLevel)
+		bad := &fakeProvider{source: tool.PluginSource("bad"), listErr: errors.New("cannot list"), closeErr: closeErr}
+		good := builtins()
+		_, err := NewRouter(context.Background(), Options{Logger: zap.New(core)}, toProviders([]*fakeProvider{good, bad})...)
+		if err == nil {
+			t.Fatal("NewRouter succeeded with a provider that cannot list its tools")
+		}
+		if good.closed.Load() != 1 || bad.closed.Load() != 1 {
+			t.Errorf("providers closed %d and %d times, want once each", good.closed.Load(), bad.closed.Load())
+		}
+		logged := logs.FilterMessage("closing tool providers after a failed registration").Len()
+		if want := map[bool]int{false: 0, true: 1}[closeErr != nil]; logged != want {
+			t.Errorf("close error %v: logged %d times, want %d", closeErr, logged, want)
+		}
 	}
 }

@@ -221,10 +221,11 @@ func (x *explainer) checkObject(s *jsonschema.Schema, obj map[string]any, path s
 			missing = append(missing, req)
 		}
 	}
-	if len(missing) == 1 {
+	switch len(missing) {
+	case 0:
+	case 1:
 		return fmt.Sprintf("%s: required field is missing", joinPath(path, missing[0]))
-	}
-	if len(missing) > 1 {
+	default:
 		return fmt.Sprintf("%s: required fields are missing: %s", fieldName(path), strings.Join(missing, ", "))
 	}
 	known := slices.Sorted(maps.Keys(s.Properties))

@@ -211,3 +211,83 @@ func TestPluginCheckPositionFallbacks(t *testing.T) {
 	s = pcAgent("s", true, workflow.PluginTools{Plugin: "notes", Expose: []string{"nope"}})
 	pcAssert(t, PluginCheck(pcRegistry())(context.Background(), pcWorkflow(s)), []pcWant{{fault.UserMCPProxyUnknownOperation, 1, 5, ""}})
 }
+
+func TestNear(t *testing.T) {
+	from := fault.Position{File: pcFile, Line: 20, Column: 3}
+	tests := []struct {
+		p    fault.Position
+		want string
+	}{
+		{fault.Position{File: pcFile, Line: 11, Column: 20}, "line 11, column 20"},
+		{fault.Position{File: "other.yaml", Line: 11, Column: 20}, "other.yaml:11:20"},
+		{fault.Position{File: pcFile}, pcFile}, // no line known: the file alone
+	}
+	for _, tt := range tests {
+		if got := near(tt.p, from); got != tt.want {
+			t.Errorf("near(%v) = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
+
+// TestPluginCheckCollisionTexts pins what each collision says, positions and entry numbers
+// included: the user finds the other occurrence from these words.
+func TestPluginCheckCollisionTexts(t *testing.T) {
+	tests := []struct {
+		name      string
+		wf        *workflow.Workflow
+		msg, hint string
+	}{
+		{"exposed twice", pcWorkflow(pcAgent("s", true, pcEntry("echo", 10, "echo"), pcEntry("notes", 12, "get", "get"))),
+			`plugin_tools entry #2 of state "s" exposes "get" twice`, "remove the duplicate; it is first listed at line 13, column 20"},
+		{"listed twice", pcWorkflow(pcAgent("s", true, pcEntry("notes", 10, "get"), pcEntry("notes", 12, "get"))),
+			`plugin "notes" is listed twice in plugin_tools of state "s" and both entries expose "get" (tool "notes_get")`,
+			`list plugin "notes" once and merge its expose lists; "get" is first exposed at line 11, column 20`},
+		{"two plugins", pcWorkflow(pcAgent("s", false, pcEntry("a", 10, "b_c"), pcEntry("a_b", 12, "c"))),
+			`tool "a_b_c" of state "s" would be served twice: by plugin "a" (operation "b_c") and plugin "a_b" (operation "c")`,
+			"the other is at line 11, column 20; expose only one of them, or rename one plugin in .awf/plugins.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ds := PluginCheck(pcRegistry())(context.Background(), tt.wf)
+			if len(ds) != 1 || ds[0].Message != tt.msg || ds[0].Hint != tt.hint {
+				t.Fatalf("diagnostics = %+v\nwant message %q\nhint %q", ds, tt.msg, tt.hint)
+			}
+		})
+	}
+}
+
+// TestPluginCheckFallbackCodesAndHints covers the errors that carry less than usual: no code, no
+// diagnostics, no declared plugin to suggest.
+func TestPluginCheckFallbackCodesAndHints(t *testing.T) {
+	ctx := context.Background()
+	one := func(reg *pcFakeRegistry, plugin string) fault.Diagnostic {
+		t.Helper()
+		ds := PluginCheck(reg)(ctx, pcWorkflow(pcAgent("s", true, pcEntry(plugin, 10, "x"))))
+		if len(ds) != 1 {
+			t.Fatalf("diagnostics = %v, want one", ds)
+		}
+		return ds[0]
+	}
+
+	reg := pcRegistry()
+	reg.startErr["broken"] = errors.New("exec format error")
+	d := one(reg, "broken")
+	if d.Code != fault.ExecutionPluginStartFailed || d.Hint != "run the plugin's command by hand, and see awf's log for its output" ||
+		d.Message != `cannot ask plugin "broken" for its operations (state "s"): exec format error` {
+		t.Errorf("uncoded start failure = %+v", d)
+	}
+
+	// An invalid plugins.yaml that lists no diagnostic is still reported, with its own code.
+	reg = pcRegistry()
+	reg.plugErr = fault.Wrap(pcFileError{}, "USER.PLUGINS.INVALID", "plugins.yaml is invalid")
+	if d := one(reg, "notes"); d.Code != "USER.PLUGINS.INVALID" || d.Line != 10 || !strings.Contains(d.Message, "cannot read the plugin declarations") {
+		t.Errorf("invalid plugins.yaml without diagnostics = %+v", d)
+	}
+
+	// Nothing declared at all: say how to declare it rather than suggest nothing.
+	reg = pcRegistry()
+	reg.decls = nil
+	if d := one(reg, "echo"); d.Code != fault.UserMCPProxyUnknownPlugin || d.Hint != "declare it in .awf/plugins.yaml: `plugins: {echo: {command: bin/plugins/echo}}`" {
+		t.Errorf("unknown plugin with none declared = %+v", d)
+	}
+}

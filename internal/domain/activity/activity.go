@@ -18,20 +18,21 @@ const (
 	OutcomeRefused Outcome = "refused"
 )
 
-// Record is one line of the activity file.
+// Record is what awf keeps of one tool call (or refusal). Its stored form, one JSON line per
+// record, is the activity store's business (internal/infrastructure/activitylog).
 type Record struct {
-	ID         string         `json:"id"`
-	Time       time.Time      `json:"time"`
-	RunID      string         `json:"run_id,omitempty"`
-	Step       string         `json:"step,omitempty"`
-	Tool       string         `json:"tool"`
-	Source     tool.Source    `json:"source,omitempty"`
-	Arguments  map[string]any `json:"arguments,omitempty"`
-	DurationMS float64        `json:"duration_ms"`
-	Outcome    Outcome        `json:"outcome"`
-	Error      string         `json:"error,omitempty"`
-	Intent     tool.Intent    `json:"intent"`
-	TraceID    string         `json:"trace_id,omitempty"`
+	ID         string
+	Time       time.Time
+	RunID      string
+	Step       string
+	Tool       string
+	Source     tool.Source
+	Arguments  map[string]any
+	DurationMS float64
+	Outcome    Outcome
+	Error      string
+	Intent     tool.Intent
+	TraceID    string
 }
 
 // Filter selects records for `awf activity list`. Empty fields match everything.

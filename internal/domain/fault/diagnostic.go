@@ -1,8 +1,9 @@
 package fault
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -18,12 +19,10 @@ func (p Position) Valid() bool { return p.File != "" || p.Line > 0 }
 
 // String renders file:line:col, or just the file when no line is known.
 func (p Position) String() string {
-	switch {
-	case p.Line > 0:
+	if p.Line > 0 {
 		return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
-	default:
-		return p.File
 	}
+	return p.File
 }
 
 // Severity tells errors (which stop a run) from warnings (which are printed and let it go on).
@@ -99,15 +98,8 @@ func (ds Diagnostics) filter(s Severity) Diagnostics {
 
 // Sort orders diagnostics by file, line and column, as a compiler prints them.
 func (ds Diagnostics) Sort() {
-	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i].Position, ds[j].Position
-		if a.File != b.File {
-			return a.File < b.File
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		return a.Column < b.Column
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 }
 
@@ -121,8 +113,7 @@ type InvalidError struct {
 // Error lists every error diagnostic, one per line, after a count.
 func (e *InvalidError) Error() string {
 	errs := e.Diagnostics.Errors()
-	lines := make([]string, 0, len(errs)+1)
-	lines = append(lines, fmt.Sprintf("workflow %q is invalid: %d error(s)", e.Workflow, len(errs)))
+	lines := []string{fmt.Sprintf("workflow %q is invalid: %d error(s)", e.Workflow, len(errs))}
 	for _, d := range errs {
 		lines = append(lines, d.String())
 	}

@@ -2,6 +2,7 @@ package tool
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"slices"
 	"unicode"
@@ -82,17 +83,9 @@ func Rank(defs []Definition, query string, limit int) []Match {
 			out = append(out, Match{Index: i, Score: score})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Match) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	if limit > 0 && len(out) > limit {
-		out = out[:limit]
+	slices.SortStableFunc(out, func(a, b Match) int { return cmp.Compare(b.Score, a.Score) })
+	if limit > 0 {
+		out = out[:min(limit, len(out))]
 	}
 	return out
 }
@@ -113,7 +106,7 @@ func scanTerms(s string, buf []byte, fn func(term []byte)) []byte {
 	start := -1
 	var prev rune
 	emit := func(end int) {
-		if start >= 0 && end > start {
+		if start >= 0 { // a term is never empty: start is set at a letter or digit before end
 			buf = buf[:0]
 			for _, r := range s[start:end] {
 				buf = utf8.AppendRune(buf, unicode.ToLower(r))

@@ -36,10 +36,10 @@ func CallWith(a Annotations) Variant {
 // Intent is what is known about why a call is made. It travels with every call into the span,
 // the log line and the activity record.
 type Intent struct {
-	Variant         Variant `json:"variant,omitempty"`
-	OperationType   string  `json:"operation_type,omitempty"`
-	DataSensitivity string  `json:"data_sensitivity,omitempty"`
-	Reason          string  `json:"reason,omitempty"`
-	Decision        string  `json:"decision,omitempty"`
-	Warning         string  `json:"warning,omitempty"`
+	Variant         Variant
+	OperationType   string
+	DataSensitivity string
+	Reason          string
+	Decision        string
+	Warning         string
 }

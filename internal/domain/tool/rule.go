@@ -175,7 +175,7 @@ func checkDeclaration(d Declaration, require bool) (Decision, bool) {
 	if s := d.DataSensitivity; s != "" && !ValidSensitivity(s) {
 		return refuse(v, fault.UserIntentInvalidSensitivity, "Invalid intent.data_sensitivity '"+clip(s)+"': must be public, internal, private, or unknown"), true
 	}
-	if len(d.Reason) > MaxReason && utf8.RuneCountInString(d.Reason) > MaxReason {
+	if utf8.RuneCountInString(d.Reason) > MaxReason {
 		return refuse(v, fault.UserIntentReasonTooLong, "intent.reason exceeds maximum length of 1000 characters"), true
 	}
 	return Decision{}, false

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -56,8 +55,8 @@ func (s FileStore) scan(ctx context.Context, fn func(activity.Record) bool) (Sca
 			continue
 		}
 		rep.Lines++
-		var r activity.Record
-		if err := json.Unmarshal(line, &r); err != nil {
+		r, err := Decode(line)
+		if err != nil {
 			if !complete {
 				// A last line without its newline is a record another process is still
 				// writing; it is not damage, and the next read will see it whole.

@@ -6,7 +6,6 @@ package activitylog
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -42,11 +41,10 @@ func (s FileStore) Append(ctx context.Context, r activity.Record) error {
 	if s.Path == "" {
 		return fault.New(fault.SystemActivityWriteFailed, "activity store has no file path").WithHint("this is an awf wiring bug; please report it")
 	}
-	line, err := json.Marshal(r)
+	line, err := Encode(r)
 	if err != nil {
 		return fault.Wrap(err, fault.SystemActivityWriteFailed, "cannot encode activity record %s", r.ID)
 	}
-	line = append(line, '\n')
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package activitylog
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -73,8 +72,8 @@ func checkFile(t *testing.T, path string, want map[string]bool) {
 	sc.Buffer(nil, 1<<20)
 	seen := map[string]bool{}
 	for n := 1; sc.Scan(); n++ {
-		var r activity.Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+		r, err := Decode(sc.Bytes())
+		if err != nil {
 			t.Fatalf("line %d is not valid JSON (%v): %.80s", n, err, sc.Text())
 		}
 		if seen[r.ID] {
@@ -201,8 +200,8 @@ func writeLines(t *testing.T, lines ...string) string {
 }
 
 func rec(id, run, toolName string, out activity.Outcome, v tool.Variant) string {
-	b, _ := json.Marshal(activity.Record{ID: id, RunID: run, Tool: toolName, Outcome: out, Intent: tool.Intent{Variant: v}})
-	return string(b) + "\n"
+	b, _ := Encode(activity.Record{ID: id, RunID: run, Tool: toolName, Outcome: out, Intent: tool.Intent{Variant: v}})
+	return string(b)
 }
 
 func TestListFilterAndMalformedLines(t *testing.T) {

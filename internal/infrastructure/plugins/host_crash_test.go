@@ -27,20 +27,15 @@ func slowCall(h *Host) <-chan error {
 func crashDuringCall(t *testing.T, f *fixture) error {
 	t.Helper()
 	done := slowCall(f.host)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if st, _ := f.host.Status("echo"); st.State == StateRunning && st.PID != 0 {
-			time.Sleep(300 * time.Millisecond) // let the call reach the handler
-			if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			return waitErr(t, done, 5*time.Second)
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("echo did not start")
-		}
-		time.Sleep(20 * time.Millisecond)
+	plugintest.Await(t, f.waiting, 10*time.Second, "the slow call to reach echo's handler")
+	st, _ := f.host.Status("echo")
+	if st.State != StateRunning || st.PID == 0 {
+		t.Fatalf("echo is %s (pid %d) while serving a call", st.State, st.PID)
 	}
+	if err := syscall.Kill(st.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	return waitErr(t, done, 5*time.Second)
 }
 
 func waitErr(t *testing.T, done <-chan error, within time.Duration) error {
@@ -60,7 +55,7 @@ func TestHostPluginKilledMidCall(t *testing.T) {
 	pid := f.pid(t, "echo")
 
 	done := slowCall(f.host)
-	time.Sleep(300 * time.Millisecond) // let the call reach the handler
+	plugintest.Await(t, f.waiting, 10*time.Second, "the slow call to reach echo's handler")
 	start := time.Now()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -112,7 +107,7 @@ func TestHostCloseDuringCall(t *testing.T) {
 	f := newFixture(t, "", Options{})
 	f.exec(t, "echo", "echo", `{"text":"warm up"}`)
 	done := slowCall(f.host)
-	time.Sleep(300 * time.Millisecond)
+	plugintest.Await(t, f.waiting, 10*time.Second, "the slow call to reach echo's handler")
 	start := time.Now()
 	if err := f.host.Close(); err != nil {
 		t.Fatal(err)

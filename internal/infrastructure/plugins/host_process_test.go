@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"go.uber.org/zap/zapcore"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // TestPluginProcessIsolation checks how a plugin runs: stdin is /dev/null (never awf's stdin,
@@ -21,7 +23,7 @@ func TestPluginProcessIsolation(t *testing.T) {
 	pid := f.pid(t, "echo")
 	stdin, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/0", pid))
 	if err != nil {
-		t.Skipf("cannot inspect /proc: %v", err)
+		testkit.Skipf(t, "cannot inspect /proc: %v", err)
 	}
 	if stdin != os.DevNull {
 		t.Errorf("plugin stdin = %s, want %s", stdin, os.DevNull)

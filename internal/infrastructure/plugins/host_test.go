@@ -28,6 +28,8 @@ type fixture struct {
 	bins       map[string]string
 	host       *Host
 	logs       *observer.ObservedLogs
+	// waiting receives a signal each time a slow echo call reaches the plugin's handler.
+	waiting <-chan struct{}
 }
 
 func newFixture(t *testing.T, extra string, opts Options) *fixture {
@@ -45,10 +47,11 @@ func newFixture(t *testing.T, extra string, opts Options) *fixture {
 %s`, bins["echo"], bins["notes"], bins["echo"], extra)
 	root, file := plugintest.Project(t, manifest)
 	core, logs := observer.New(zapcore.DebugLevel)
-	opts.Root, opts.File, opts.Logger = root, file, zap.New(core)
+	hook, waiting := plugintest.OnLog(plugintest.EchoWaiting)
+	opts.Root, opts.File, opts.Logger = root, file, zap.New(core, hook)
 	h := New(opts)
 	t.Cleanup(func() { _ = h.Close() })
-	return &fixture{root: root, file: file, bins: bins, host: h, logs: logs}
+	return &fixture{root: root, file: file, bins: bins, host: h, logs: logs, waiting: waiting}
 }
 
 func (f *fixture) exec(t *testing.T, plugin, op, args string) tool.Result {

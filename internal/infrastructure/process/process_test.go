@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 func alive(pid int) bool {
@@ -34,21 +36,16 @@ func TestRunKillsWholeGroupOnCancel(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			pidfile := filepath.Join(t.TempDir(), "pid")
+			pidFIFO := testkit.FIFO(t) // the script writes its child's pid once it is set up
 			cmd := exec.Command("bash", "-c", tc.script)
-			cmd.Env = append(os.Environ(), "PIDFILE="+pidfile)
+			cmd.Env = append(os.Environ(), "PIDFILE="+pidFIFO)
 			ctx, cancel := context.WithCancel(context.Background())
 			errc := make(chan error, 1)
 			go func() { errc <- Run(ctx, cmd, tc.grace) }()
-			var child int
-			for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-				if b, err := os.ReadFile(pidfile); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-					child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
-					break
-				}
-			}
-			if child == 0 {
-				t.Fatal("background child never started")
+			line, err := testkit.ReadFIFO(pidFIFO, 5*time.Second)
+			child, _ := strconv.Atoi(strings.TrimSpace(line))
+			if err != nil || child == 0 {
+				t.Fatalf("background child never started: %q, %v", line, err)
 			}
 			cancel()
 			select {

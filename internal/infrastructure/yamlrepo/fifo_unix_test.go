@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // TestLoadFIFO checks that a named pipe is refused instead of blocking forever (DESIGN §10).
 func TestLoadFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "pipe.yaml")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		testkit.Skipf(t, "mkfifo: %v", err)
 	}
 	done := make(chan error, 1)
 	go func() {

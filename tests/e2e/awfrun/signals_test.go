@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/tests/e2e/fakemodel"
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // TestSignalMidStep stops `awf run` while the agent's Bash call (through the proxy) is running:
@@ -22,10 +23,10 @@ func TestSignalMidStep(t *testing.T) {
 	claude := clis[0]
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		t.Run(sig.String(), func(t *testing.T) {
-			pidFile := filepath.Join(t.TempDir(), "bash.pid")
+			pidFIFO := testkit.FIFO(t)
 			p := newProject(t, claude, func(p *project) fakemodel.Script {
 				return fakemodel.Script{FinalText: finalText, WantTools: []fakemodel.ToolCall{
-					{Name: "Bash", Args: map[string]any{"command": fmt.Sprintf("echo $$ > %s; sleep 1000", pidFile)}},
+					{Name: "Bash", Args: map[string]any{"command": fmt.Sprintf("echo $$ > %s; sleep 1000", pidFIFO)}},
 				}}
 			}, "      enable: true")
 			cmd := exec.Command(awfBin, "run", "e2e")
@@ -33,14 +34,11 @@ func TestSignalMidStep(t *testing.T) {
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out
 			must(t, cmd.Start())
-			var bashPID int
-			for deadline := time.Now().Add(60 * time.Second); bashPID == 0; time.Sleep(50 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					t.Fatalf("the agent's Bash call never started:\n%s\n%s", out.String(), p.fake.Summary())
-				}
-				b, _ := os.ReadFile(pidFile)
-				bashPID, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			line, err := testkit.ReadFIFO(pidFIFO, 60*time.Second)
+			bashPID, _ := strconv.Atoi(strings.TrimSpace(line))
+			if err != nil || bashPID == 0 {
+				_ = cmd.Process.Kill()
+				t.Fatalf("the agent's Bash call never started (%v):\n%s\n%s", err, out.String(), p.fake.Summary())
 			}
 			if len(leftovers(tagOf(p))) < 2 {
 				t.Fatalf("expected the CLI and mcp-serve to be running: %v", leftovers(tagOf(p)))

@@ -26,8 +26,8 @@ func TestToolSpansCrossTheProcessBoundary(t *testing.T) {
 			p.env = append(p.env, "OTEL_EXPORTER_OTLP_ENDPOINT="+srv.URL, "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf", "OTEL_BSP_SCHEDULE_DELAY=100")
 			p.run(t)
 			var step, call *tracepb.Span
-			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-				for _, s := range srv.Spans() {
+			srv.Await(10*time.Second, func(spans []*tracepb.Span) bool {
+				for _, s := range spans {
 					switch s.Name {
 					case "step agent":
 						step = s
@@ -35,10 +35,8 @@ func TestToolSpansCrossTheProcessBoundary(t *testing.T) {
 						call = s
 					}
 				}
-				if step != nil && call != nil {
-					break
-				}
-			}
+				return step != nil && call != nil
+			})
 			if step == nil || call == nil {
 				t.Fatalf("spans missing: step %v, tool call %v", step != nil, call != nil)
 			}

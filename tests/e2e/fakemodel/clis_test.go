@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/tests/e2e/fakemodel"
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // These tests run each real agent CLI against the fake model with `awf mcp-serve` attached, in
@@ -92,19 +93,18 @@ func cliBin(t *testing.T, name string) string {
 		dir = filepath.Join(cache, "agent-clis", "node_modules", ".bin")
 	}
 	bin := filepath.Join(dir, name)
-	// go test shows skip messages only with -v; CI sets AWF_E2E_REQUIRE_CLIS=1 to fail instead.
-	skip := t.Skipf
+	// go test shows skip messages only with -v; testkit.Skipf also prints them on the go
+	// command's stderr. CI sets AWF_E2E_REQUIRE_CLIS=1 to fail instead.
+	skip := func(format string, args ...any) { t.Helper(); testkit.Skipf(t, format, args...) }
 	if os.Getenv("AWF_E2E_REQUIRE_CLIS") != "" {
 		skip = t.Fatalf
 	}
 	if _, err := os.Stat(bin); err != nil {
-		skip("\n%s\n!!! SKIPPED END-TO-END TEST: the %s CLI is not installed at %s.\n"+
-			"!!! Run tests/e2e/install.sh (needs the npm registry) or set AWF_AGENT_CLIS_BIN.\n%s",
-			strings.Repeat("!", 78), name, bin, strings.Repeat("!", 78))
+		skip("end-to-end test not run: the %s CLI is not installed at %s; run tests/e2e/install.sh (needs the npm registry) or set AWF_AGENT_CLIS_BIN", name, bin)
 	}
 	if name == "codex" || name == "gemini" {
 		if _, err := exec.LookPath("node"); err != nil {
-			skip("\n!!! SKIPPED END-TO-END TEST: %s needs node on PATH, which is missing.", name)
+			skip("end-to-end test not run: %s needs node on PATH, which is missing", name)
 		}
 	}
 	return bin
@@ -274,12 +274,10 @@ func (e *cliEnv) checkNoLeftovers(t *testing.T) {
 	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
 		return
 	}
+	// These processes are not our children: the process table is the only witness.
 	var left []string
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		left = processesMentioning(e.state)
-		if len(left) == 0 {
-			return
-		}
+	if testkit.Eventually(5*time.Second, func() bool { left = processesMentioning(e.state); return len(left) == 0 }) {
+		return
 	}
 	t.Errorf("processes left behind after %s exited: %v", e.name, left)
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // The Grep benchmarks search a private copy of $(go env GOROOT)/src (≈157 MB, 11k files, one
@@ -59,7 +61,7 @@ func gorootSrcCopy(tb testing.TB) string {
 		srcDir = filepath.Join(tmp, "src")
 	})
 	if srcErr != nil {
-		tb.Skipf("no copy of GOROOT/src: %v", srcErr)
+		testkit.Skipf(tb, "no copy of GOROOT/src: %v", srcErr)
 	}
 	return srcDir
 }
@@ -145,7 +147,7 @@ func total(m map[string]int) int {
 // rg on GOROOT/src. It copies 157 MB, so it runs only with AWF_GREP_RG=1.
 func TestGrepMatchesRipgrepOnGoroot(t *testing.T) {
 	if os.Getenv("AWF_GREP_RG") == "" {
-		t.Skip("set AWF_GREP_RG=1 to compare with rg on a copy of GOROOT/src")
+		testkit.Skip(t, "set AWF_GREP_RG=1 to compare with rg on a copy of GOROOT/src")
 	}
 	dir := gorootSrcCopy(t)
 	p, err := New(Options{Root: dir, MaxOutputBytes: 64 << 20})

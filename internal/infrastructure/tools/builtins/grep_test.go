@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // grepTree builds a tree exercising filters, ignore rules, binaries and symlinks.
@@ -152,7 +154,7 @@ func TestGrepContentFormat(t *testing.T) {
 func TestGrepContentMatchesRipgrep(t *testing.T) {
 	rg, err := exec.LookPath("rg")
 	if err != nil {
-		t.Skip("rg not installed")
+		testkit.Skip(t, "rg not installed")
 	}
 	p, root := newTestProvider(t)
 	var b strings.Builder

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 func TestRead(t *testing.T) {
@@ -65,7 +67,7 @@ func TestReadRefusesSpecialFilesPromptly(t *testing.T) {
 	p, root := newTestProvider(t)
 	fifo := filepath.Join(root, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Skipf("mkfifo: %v", err)
+		testkit.Skipf(t, "mkfifo: %v", err)
 	}
 	if err := os.Symlink(fifo, filepath.Join(root, "fifo-link")); err != nil {
 		t.Fatal(err)
@@ -144,7 +146,7 @@ func TestReadPagesPastTheOutputCap(t *testing.T) {
 // flat (Read streams; Grep maps files this large instead of reading them).
 func TestHugeLineBoundedMemory(t *testing.T) {
 	if testing.Short() {
-		t.Skip("writes a 64 MB file")
+		testkit.Skip(t, "writes a 64 MB file; skipped with -short")
 	}
 	p, root := newTestProvider(t)
 	f, err := os.Create(filepath.Join(root, "huge.txt"))

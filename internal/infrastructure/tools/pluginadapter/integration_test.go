@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -24,18 +28,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// realHost is a plugin host over the built example plugins.
-func realHost(tb testing.TB) (*plugins.Host, map[string]string) {
+// realHost is a plugin host over the built example plugins. echoWaiting receives a signal each
+// time a slow echo call reaches the plugin's handler.
+func realHost(tb testing.TB) (h *plugins.Host, bins map[string]string, echoWaiting <-chan struct{}) {
 	tb.Helper()
-	bins := plugintest.Build(tb, "echo", "notes")
+	bins = plugintest.Build(tb, "echo", "notes")
 	root, file := plugintest.Project(tb, fmt.Sprintf("plugins:\n  echo: {command: %s}\n  notes: {command: %s, config: {dir: notes}}\n", bins["echo"], bins["notes"]))
-	h := plugins.New(plugins.Options{Root: root, File: file})
+	hook, echoWaiting := plugintest.OnLog(plugintest.EchoWaiting)
+	h = plugins.New(plugins.Options{Root: root, File: file, Logger: zap.New(zapcore.NewCore(zapcore.NewJSONEncoder(zap.NewDevelopmentEncoderConfig()), zapcore.AddSync(io.Discard), zapcore.DebugLevel), hook)})
 	tb.Cleanup(func() { _ = h.Close() })
-	return h, bins
+	return h, bins, echoWaiting
 }
 
 func TestRealPluginsThroughTheRouter(t *testing.T) {
-	h, bins := realHost(t)
+	h, bins, echoWaiting := realHost(t)
 	ctx := context.Background()
 	router, err := routing.NewRouter(ctx, routing.Options{}, Providers(h, []toolset.PluginTools{
 		{Plugin: "echo", Expose: []string{"echo"}},
@@ -102,7 +108,7 @@ func TestRealPluginsThroughTheRouter(t *testing.T) {
 		res := router.CallTool(ctx, "echo_echo", json.RawMessage(`{"text":"slow","delay_ms":20000}`))
 		done <- fmt.Sprintf("%v %s", res.IsError, res.JoinedText())
 	}()
-	time.Sleep(300 * time.Millisecond)
+	plugintest.Await(t, echoWaiting, 10*time.Second, "the slow call to reach echo's handler")
 	pids := plugintest.Processes(t, bins["echo"])
 	if len(pids) != 1 {
 		t.Fatalf("echo processes = %v", pids)
@@ -126,7 +132,7 @@ func TestRealPluginsThroughTheRouter(t *testing.T) {
 }
 
 func TestRouterRejectsPluginCollisions(t *testing.T) {
-	h, _ := realHost(t)
+	h, _, _ := realHost(t)
 	_, err := routing.NewRouter(context.Background(), routing.Options{}, Providers(h, []toolset.PluginTools{
 		{Plugin: "notes", Expose: []string{"get", "list"}},
 		{Plugin: "notes", Expose: []string{"list"}},
@@ -143,7 +149,7 @@ func TestRouterRejectsPluginCollisions(t *testing.T) {
 // BenchmarkPluginCall measures one echo call through the adapter to a running plugin process
 // (gRPC round trip over a Unix socket), reporting the median and 99th percentile.
 func BenchmarkPluginCall(b *testing.B) {
-	h, _ := realHost(b)
+	h, _, _ := realHost(b)
 	p := New(h, "echo", []string{"echo"})
 	ctx := context.Background()
 	if _, err := p.ListTools(ctx); err != nil { // starts the plugin outside the timing
@@ -170,7 +176,7 @@ func BenchmarkPluginCall(b *testing.B) {
 // TestRouterCloseStopsOwnedPlugins: with Owned providers, the router's Close is all it takes to
 // stop the plugin processes, and so is a NewRouter that fails.
 func TestRouterCloseStopsOwnedPlugins(t *testing.T) {
-	h, bins := realHost(t)
+	h, bins, _ := realHost(t)
 	entries := []toolset.PluginTools{{Plugin: "echo", Expose: []string{"echo"}}, {Plugin: "notes", Expose: []string{"get"}}}
 	router, err := routing.NewRouter(context.Background(), routing.Options{}, Owned(h, h, entries)...)
 	if err != nil {
@@ -188,7 +194,7 @@ func TestRouterCloseStopsOwnedPlugins(t *testing.T) {
 		}
 	}
 
-	h2, _ := realHost(t)
+	h2, _, _ := realHost(t)
 	_, err = routing.NewRouter(context.Background(), routing.Options{}, Owned(h2, h2, []toolset.PluginTools{{Plugin: "echo", Expose: []string{"nope"}}})...)
 	if err == nil {
 		t.Fatal("NewRouter accepted an unknown operation")

@@ -1,0 +1,40 @@
+package activity
+
+import (
+	"testing"
+
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+func TestFilterMatch(t *testing.T) {
+	r := Record{RunID: "r1", Tool: "Bash", Outcome: OutcomeRefused, Intent: tool.Intent{Variant: tool.VariantDestructive}}
+	tests := []struct {
+		name   string
+		filter Filter
+		want   bool
+	}{
+		{"empty filter matches everything", Filter{}, true},
+		{"same run", Filter{RunID: "r1"}, true},
+		{"other run", Filter{RunID: "r2"}, false},
+		{"same tool", Filter{Tool: "Bash"}, true},
+		{"other tool", Filter{Tool: "Read"}, false},
+		{"same outcome", Filter{Outcome: OutcomeRefused}, true},
+		{"other outcome", Filter{Outcome: OutcomeSuccess}, false},
+		{"same intent type", Filter{IntentType: tool.VariantDestructive}, true},
+		{"other intent type", Filter{IntentType: tool.VariantRead}, false},
+		{"all fields match", Filter{RunID: "r1", Tool: "Bash", Outcome: OutcomeRefused, IntentType: tool.VariantDestructive}, true},
+		{"one field of four differs", Filter{RunID: "r1", Tool: "Bash", Outcome: OutcomeRefused, IntentType: tool.VariantWrite}, false},
+		{"first field differs", Filter{RunID: "r9", Tool: "Bash", Outcome: OutcomeRefused, IntentType: tool.VariantDestructive}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.filter.Match(r); got != tt.want {
+				t.Fatalf("%+v.Match = %v, want %v", tt.filter, got, tt.want)
+			}
+		})
+	}
+	// A record with empty fields matches only filters that leave those fields empty.
+	if (Filter{RunID: "r1"}).Match(Record{}) {
+		t.Error("a run filter matched a record without a run")
+	}
+}

@@ -1,0 +1,93 @@
+package activitylog
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// Line is the wire form of one activity record: one JSON object per line of activity.jsonl, and
+// what `awf activity list -o json` and `awf activity show` print. The domain's activity.Record is
+// the concept; this struct pins the field names and their order, which users' scripts read, so a
+// renamed domain field never changes the file format.
+type Line struct {
+	ID         string         `json:"id"`
+	Time       time.Time      `json:"time"`
+	RunID      string         `json:"run_id,omitempty"`
+	Step       string         `json:"step,omitempty"`
+	Tool       string         `json:"tool"`
+	Source     string         `json:"source,omitempty"`
+	Arguments  map[string]any `json:"arguments,omitempty"`
+	DurationMS float64        `json:"duration_ms"`
+	Outcome    string         `json:"outcome"`
+	Error      string         `json:"error,omitempty"`
+	Intent     LineIntent     `json:"intent"`
+	TraceID    string         `json:"trace_id,omitempty"`
+}
+
+// LineIntent is the wire form of a record's intent.
+type LineIntent struct {
+	Variant         string `json:"variant,omitempty"`
+	OperationType   string `json:"operation_type,omitempty"`
+	DataSensitivity string `json:"data_sensitivity,omitempty"`
+	Reason          string `json:"reason,omitempty"`
+	Decision        string `json:"decision,omitempty"`
+	Warning         string `json:"warning,omitempty"`
+}
+
+// LineOf returns the wire form of r.
+func LineOf(r activity.Record) Line {
+	return Line{
+		ID: r.ID, Time: r.Time, RunID: r.RunID, Step: r.Step, Tool: r.Tool, Source: string(r.Source),
+		Arguments: r.Arguments, DurationMS: r.DurationMS, Outcome: string(r.Outcome), Error: r.Error,
+		Intent: LineIntent{
+			Variant: string(r.Intent.Variant), OperationType: r.Intent.OperationType,
+			DataSensitivity: r.Intent.DataSensitivity, Reason: r.Intent.Reason,
+			Decision: r.Intent.Decision, Warning: r.Intent.Warning,
+		},
+		TraceID: r.TraceID,
+	}
+}
+
+// LinesOf returns the wire forms of recs, never nil: an empty list prints as [].
+func LinesOf(recs []activity.Record) []Line {
+	out := make([]Line, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, LineOf(r))
+	}
+	return out
+}
+
+// Record returns the record l stands for.
+func (l Line) Record() activity.Record {
+	return activity.Record{
+		ID: l.ID, Time: l.Time, RunID: l.RunID, Step: l.Step, Tool: l.Tool, Source: tool.Source(l.Source),
+		Arguments: l.Arguments, DurationMS: l.DurationMS, Outcome: activity.Outcome(l.Outcome), Error: l.Error,
+		Intent: tool.Intent{
+			Variant: tool.Variant(l.Intent.Variant), OperationType: l.Intent.OperationType,
+			DataSensitivity: l.Intent.DataSensitivity, Reason: l.Intent.Reason,
+			Decision: l.Intent.Decision, Warning: l.Intent.Warning,
+		},
+		TraceID: l.TraceID,
+	}
+}
+
+// Encode returns r as one line of the activity file, newline included.
+func Encode(r activity.Record) ([]byte, error) {
+	b, err := json.Marshal(LineOf(r))
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
+}
+
+// Decode parses one line of the activity file (without its newline).
+func Decode(line []byte) (activity.Record, error) {
+	var l Line
+	if err := json.Unmarshal(line, &l); err != nil {
+		return activity.Record{}, err
+	}
+	return l.Record(), nil
+}

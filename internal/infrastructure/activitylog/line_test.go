@@ -1,0 +1,100 @@
+package activitylog
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// fullRecord sets every field, so the pinned line below covers the whole format.
+func fullRecord() activity.Record {
+	return activity.Record{
+		ID:         "01JDX7Q3ZB5V2K9M4N8P6R0S1T",
+		Time:       time.Date(2026, 11, 23, 17, 4, 5, 123456789, time.UTC),
+		RunID:      "run-42",
+		Step:       "edit",
+		Tool:       "Bash",
+		Source:     tool.BuiltinSource,
+		Arguments:  map[string]any{"command": "rm -rf build", "timeout": float64(30)},
+		DurationMS: 12.5,
+		Outcome:    activity.OutcomeRefused,
+		Error:      "destructive call refused",
+		Intent: tool.Intent{
+			Variant: tool.VariantDestructive, OperationType: "delete", DataSensitivity: "internal",
+			Reason: "clean the build", Decision: "refused", Warning: "declared write",
+		},
+		TraceID: "4bf92f3577b34da6a3ce929d0e0e4736",
+	}
+}
+
+// fullLine is the activity file's line for fullRecord, byte for byte: users' scripts and older
+// awf versions read these files, so the names, order and encoding must not drift.
+const fullLine = `{"id":"01JDX7Q3ZB5V2K9M4N8P6R0S1T","time":"2026-11-23T17:04:05.123456789Z","run_id":"run-42",` +
+	`"step":"edit","tool":"Bash","source":"builtin","arguments":{"command":"rm -rf build","timeout":30},` +
+	`"duration_ms":12.5,"outcome":"refused","error":"destructive call refused",` +
+	`"intent":{"variant":"destructive","operation_type":"delete","data_sensitivity":"internal",` +
+	`"reason":"clean the build","decision":"refused","warning":"declared write"},` +
+	`"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736"}` + "\n"
+
+func TestEncodePinsTheLine(t *testing.T) {
+	tests := []struct {
+		name string
+		rec  activity.Record
+		want string
+	}{
+		{"every field", fullRecord(), fullLine},
+		{
+			// Optional fields vanish; id, time, tool, duration_ms, outcome and intent stay.
+			"minimal",
+			activity.Record{ID: "x", Tool: "Read", Outcome: activity.OutcomeSuccess},
+			`{"id":"x","time":"0001-01-01T00:00:00Z","tool":"Read","duration_ms":0,"outcome":"success","intent":{}}` + "\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Encode(tt.rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("Encode =\n%s\nwant\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeRoundTrip(t *testing.T) {
+	got, err := Decode([]byte(fullLine[:len(fullLine)-1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fullRecord(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Decode =\n%+v\nwant\n%+v", got, want)
+	}
+	for _, bad := range []string{"{not json", `["an array"]`, `{"id":7}`, `{"intent":"read"}`} {
+		if _, err := Decode([]byte(bad)); err == nil {
+			t.Errorf("Decode(%s) succeeded, want an error", bad)
+		}
+	}
+}
+
+// TestLinesPrintAsTheFile pins what `awf activity list -o json` and `show` print: the file's
+// field names, and [] (not null) for no records.
+func TestLinesPrintAsTheFile(t *testing.T) {
+	b, err := json.Marshal(LinesOf(nil))
+	if err != nil || string(b) != "[]" {
+		t.Fatalf("LinesOf(nil) = %s, %v; want []", b, err)
+	}
+	b, err = json.Marshal(LinesOf([]activity.Record{fullRecord(), fullRecord()}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := fullLine[:len(fullLine)-1]
+	if want := "[" + one + "," + one + "]"; string(b) != want {
+		t.Fatalf("LinesOf = %s\nwant %s", b, want)
+	}
+}

@@ -23,28 +23,44 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 		Use:   "activity",
 		Short: "Show what agents did: one record per tool call",
 	}
-	var (
-		file, runID, toolName, status, intentType, output string
-	)
+	cmd.AddCommand(newActivityListCmd(g), newActivityShowCmd(g))
+	return cmd
+}
+
+// activityListFlags are the filters of `awf activity list`.
+type activityListFlags struct {
+	file, runID, toolName, status, intentType, output string
+}
+
+// filter checks the flags and turns them into a record filter.
+func (f activityListFlags) filter() (domact.Filter, error) {
+	if err := checkFormat(f.output, "table", "json"); err != nil {
+		return domact.Filter{}, err
+	}
+	if f.status != "" && f.status != string(domact.OutcomeSuccess) && f.status != string(domact.OutcomeError) && f.status != string(domact.OutcomeRefused) {
+		return domact.Filter{}, fault.New(fault.UserCLIInvalidStatus, "unknown status %q", f.status).WithHint("use success, error or refused")
+	}
+	if f.intentType != "" && !tool.Variant(f.intentType).Valid() {
+		return domact.Filter{}, fault.New(fault.UserCLIInvalidIntentType, "unknown intent type %q", f.intentType).WithHint("use read, write or destructive")
+	}
+	return domact.Filter{RunID: f.runID, Tool: f.toolName, Outcome: domact.Outcome(f.status), IntentType: tool.Variant(f.intentType)}, nil
+}
+
+func newActivityListCmd(g *globalFlags) *cobra.Command {
+	var fl activityListFlags
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List tool-call records (all runs unless --run or --file)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkFormat(output, "table", "json"); err != nil {
-				return err
-			}
-			if status != "" && status != string(domact.OutcomeSuccess) && status != string(domact.OutcomeError) && status != string(domact.OutcomeRefused) {
-				return fault.New(fault.UserCLIInvalidStatus, "unknown status %q", status).WithHint("use success, error or refused")
-			}
-			if intentType != "" && !tool.Variant(intentType).Valid() {
-				return fault.New(fault.UserCLIInvalidIntentType, "unknown intent type %q", intentType).WithHint("use read, write or destructive")
-			}
-			files, err := activityFiles(g, file, runID)
+			f, err := fl.filter()
 			if err != nil {
 				return err
 			}
-			f := domact.Filter{RunID: runID, Tool: toolName, Outcome: domact.Outcome(status), IntentType: tool.Variant(intentType)}
+			files, err := activityFiles(g, fl.file, fl.runID)
+			if err != nil {
+				return err
+			}
 			all := []domact.Record{}
 			for _, p := range files {
 				recs, err := activitylog.FileStore{Path: p}.List(cmd.Context(), f)
@@ -54,20 +70,23 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 				all = append(all, recs...)
 			}
 			sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
-			if output == "json" {
+			if fl.output == "json" {
 				return writeJSON(cmd.OutOrStdout(), activitylog.LinesOf(all))
 			}
 			printActivityTable(cmd.OutOrStdout(), all)
 			return nil
 		},
 	}
-	list.Flags().StringVar(&file, "file", "", "activity file to read (default: every run under .awf/runs)")
-	list.Flags().StringVar(&runID, "run", "", "only this run")
-	list.Flags().StringVar(&toolName, "tool", "", "only this tool")
-	list.Flags().StringVar(&status, "status", "", "only this outcome: success, error or refused")
-	list.Flags().StringVar(&intentType, "intent-type", "", "only this variant: read, write or destructive")
-	list.Flags().StringVarP(&output, "output", "o", "table", "table or json")
+	list.Flags().StringVar(&fl.file, "file", "", "activity file to read (default: every run under .awf/runs)")
+	list.Flags().StringVar(&fl.runID, "run", "", "only this run")
+	list.Flags().StringVar(&fl.toolName, "tool", "", "only this tool")
+	list.Flags().StringVar(&fl.status, "status", "", "only this outcome: success, error or refused")
+	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only this variant: read, write or destructive")
+	list.Flags().StringVarP(&fl.output, "output", "o", "table", "table or json")
+	return list
+}
 
+func newActivityShowCmd(g *globalFlags) *cobra.Command {
 	var showFile, showRun string
 	show := &cobra.Command{
 		Use:   "show <id>",
@@ -92,8 +111,7 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 	}
 	show.Flags().StringVar(&showFile, "file", "", "activity file to read")
 	show.Flags().StringVar(&showRun, "run", "", "only this run")
-	cmd.AddCommand(list, show)
-	return cmd
+	return show
 }
 
 // activityFiles picks the files to read: --file, the file of --run, or every run's file.

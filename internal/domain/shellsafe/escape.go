@@ -75,35 +75,30 @@ func word(v string) string {
 // left out (a first word `A=b` is an assignment), and so are `~`, globs and whitespace.
 func plain(v string) bool {
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case strings.IndexByte("_@%+:,./-", c) >= 0:
-		default:
+		if strings.IndexByte(plainBytes, v[i]) < 0 {
 			return false
 		}
 	}
 	return true
 }
 
+// plainBytes are the characters no shell reads as syntax inside a word.
+const plainBytes = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+:,./-"
+
+// isInteger accepts what every shell's arithmetic reads as the same integer: an optional minus
+// and up to 18 decimal digits (so it fits in 64 bits).
 func isInteger(v string) bool {
 	s := strings.TrimPrefix(v, "-")
-	if s == "" || len(s) > 18 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return s != "" && len(s) <= 18 && strings.Trim(s, "0123456789") == ""
 }
 
+// clip shortens a value for an error message.
 func clip(v string) string {
-	if len(v) > 40 {
-		return v[:40] + "…"
+	const keep = 40
+	if len(v) <= keep {
+		return v
 	}
-	return v
+	return v[:keep] + "…"
 }
 
 // dashProof works around a dash bug: on a here-document line that starts like the terminator,

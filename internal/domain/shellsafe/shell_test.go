@@ -307,3 +307,51 @@ func TestCheckReportsEveryPlace(t *testing.T) {
 		t.Error("text without actions has nothing to say")
 	}
 }
+
+func TestEscapeDirectly(t *testing.T) {
+	tests := []struct {
+		c       Context
+		v, want string
+		bad     string
+	}{
+		{Context{Kind: Arithmetic}, "123456789012345678", "123456789012345678", ""},
+		{Context{Kind: Arithmetic}, "-123456789012345678", "-123456789012345678", ""},
+		{Context{Kind: Arithmetic}, "1234567890123456789", "", "not an integer"},
+		{Context{Kind: Arithmetic}, "-", "", "not an integer"},
+		{Context{Kind: Arithmetic}, "9/", "", "not an integer"},
+		{Context{Kind: Arithmetic}, ":0", "", "not an integer"},
+		{Context{Kind: Arithmetic}, strings.Repeat("x", 40), "", `"` + strings.Repeat("x", 40) + `" is not`},
+		{Context{Kind: Arithmetic}, strings.Repeat("y", 41), "", strings.Repeat("y", 40) + "…"},
+		{Context{Kind: Word}, "aZ09_@%+:,./-", "aZ09_@%+:,./-", ""},
+		{Context{Kind: Word}, "a=b", "'a=b'", ""},
+		{Context{Kind: Word}, "`", "'`'", ""},
+		{Context{Kind: Word}, "[", "'['", ""},
+		{Context{Kind: Word}, "{", "'{'", ""},
+		{Context{Kind: Word}, "\x7f", "'\x7f'", ""},
+		{Context{Kind: Word, Backticks: 2}, "a b$", "'a b\\\\\\$'", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF"}, "EOF\xe7", "EOF${-+}\xe7", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF"}, "EOFX\xe7", "EOFX\xe7", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF", Line: "E"}, "\xe7", "${-+}\xe7", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF", Line: "X"}, "\xe7", "\xe7", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF"}, "\xe7", "\xe7", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF", StripTabs: true, Line: "\t"}, "E\xe7", "E${-+}\xe7", ""},
+		{Context{Kind: Heredoc, Delimiter: "EOF", StripTabs: true, Line: "\t"}, "\xe7", "\xe7", ""},
+		{Context{Kind: HeredocLiteral, Delimiter: "EOF", Line: "EO"}, "\xe7", "", "drops a non-ASCII byte"},
+		{Context{Kind: Heredoc, Delimiter: "EOF", Line: "E", Suffix: "F"}, "O", "", "terminator"},
+		{Context{Kind: Heredoc, Delimiter: "EOF", StripTabs: true}, "\t\tEOF", "", "terminator"},
+		{Context{Kind: Heredoc, Delimiter: "EOF"}, "\tEOF", "\tEOF", ""},
+		{Context{Kind: Kind(42)}, "x", "", "unknown shell context"},
+	}
+	for _, tt := range tests {
+		got, err := Escape(tt.c, tt.v)
+		if tt.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.bad) {
+				t.Errorf("%+v %q: err = %v, want %q", tt.c, tt.v, err, tt.bad)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%+v %q: got %q, %v; want %q", tt.c, tt.v, got, err, tt.want)
+		}
+	}
+}

@@ -2,9 +2,6 @@ package workflow
 
 import "slices"
 
-// Providers are the agent providers a step may name, in the order hints list them.
-var Providers = []string{"claude", "gemini", "codex", "opencode", "openai_compatible"}
-
 // StateTypeNames are the words accepted after `type:`, in the order hints list them. "step" is
 // an alias of "command" kept for workflows written for earlier tools.
 var StateTypeNames = []string{"command", "agent", "terminal", "step"}

@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"reflect"
@@ -10,11 +10,15 @@ import (
 
 var testSchema = Schema{
 	Provider: "fake",
-	Options: append(Common(false),
-		Option{Name: "mode", Kind: KindString, Choices: []string{"fast", "slow"}, Example: "mode: fast"},
-		Option{Name: "budget", Kind: KindNumber, Example: "a number"},
-		Option{Name: "strict", Kind: KindBool, Example: "true"},
-	),
+	Options: []Option{
+		{Name: "model", Kind: KindString, Check: NonEmpty, Example: "a model name"},
+		{Name: "binary", Kind: KindString, Check: NonEmpty, Example: "a path"},
+		{Name: "extra_args", Kind: KindStrings, Example: "a list"},
+		{Name: "env", Kind: KindEnv, Example: "a mapping"},
+		{Name: "mode", Kind: KindString, Choices: []string{"fast", "slow"}, Example: "mode: fast"},
+		{Name: "budget", Kind: KindNumber, Example: "a number"},
+		{Name: "strict", Kind: KindBool, Example: "true"},
+	},
 	Unsupported: map[string]string{"system_prompt": "write the instructions into the prompt"},
 }
 

@@ -31,9 +31,9 @@ type File struct {
 	Data []byte
 }
 
-// Execute runs one agent step on a CLI: options, binary, private files, environment, process,
+// execute runs one agent step on a CLI: options, binary, private files, environment, process,
 // report. Private files of the run are removed when it ends, whatever the outcome.
-func (c Config) Execute(ctx context.Context, spec Spec, req ports.AgentRequest) (ports.AgentResult, error) {
+func (c Config) execute(ctx context.Context, spec Spec, req ports.AgentRequest) (ports.AgentResult, error) {
 	provider := spec.Name
 	v, err := spec.Schema().Parse(req.Options)
 	if err != nil {

@@ -78,5 +78,5 @@ func (p *Provider) Name() string { return p.spec.Name }
 
 // Run implements ports.AgentProvider.
 func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
-	return p.cfg.Execute(ctx, p.spec, req)
+	return p.cfg.execute(ctx, p.spec, req)
 }

@@ -55,9 +55,6 @@ func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli
 	mode := v.String("permission_mode")
 	allowed := append([]string(nil), v.Strings("allowed_tools")...)
 	if a := req.Attach; a != nil {
-		if a.ServerName == "" || a.Command == "" {
-			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
-		}
 		file := filepath.Join(dir, "mcp.json")
 		data, escaped, err := mcpConfig(a)
 		if err != nil {

@@ -130,10 +130,3 @@ func TestMCPConfigProtectsDollarBraces(t *testing.T) {
 		t.Error("a bare $ is not expanded by Claude and needs no escape")
 	}
 }
-
-func TestPlanRejectsAHalfAttachment(t *testing.T) {
-	_, err := plan(ports.AgentRequest{Step: "s", Attach: &ports.ProxyAttachment{TempDir: "/t"}}, options.Values{}, "/t/claude", nil)
-	if err == nil || !strings.Contains(err.Error(), "names no server") {
-		t.Fatalf("want an error, got %v", err)
-	}
-}

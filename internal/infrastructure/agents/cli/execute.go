@@ -39,6 +39,9 @@ func (c Config) execute(ctx context.Context, spec Spec, req ports.AgentRequest) 
 	if err != nil {
 		return ports.AgentResult{}, err
 	}
+	if a := req.Attach; a != nil && (a.ServerName == "" || a.Command == "") {
+		return ports.AgentResult{}, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
+	}
 	base := c.environ()
 	bin, err := spec.Binary().Resolve(v.String("binary"), req.Dir, BuildEnv(base, nil, v.Env("env"), nil, nil))
 	if err != nil {

@@ -43,9 +43,6 @@ func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (
 	}
 	a := req.Attach
 	if a != nil {
-		if a.ServerName == "" || a.Command == "" {
-			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
-		}
 		if bad := ShadowedTools(a.Tools); len(bad) > 0 {
 			return p, fault.New(fault.UserMCPProxyShadowedByBuiltin, "step %q: gemini drops MCP tools named like its built-ins, so these would never reach the model: %s",
 				req.Step, joinNames(bad)).

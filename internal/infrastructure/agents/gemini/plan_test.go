@@ -223,7 +223,6 @@ func TestPlanErrors(t *testing.T) {
 			wantCode: fault.UserMCPProxyShadowedByBuiltin, wantText: "would never reach the model: web_fetch, read_file"},
 		{name: "unreadable user settings", attach: attach(true, "Read"), env: []string{"HOME=" + home},
 			wantCode: fault.ExecutionAgentSetup, wantText: "cannot read your gemini settings"},
-		{name: "half an attachment", attach: &ports.ProxyAttachment{TempDir: "/t"}, wantCode: fault.ExecutionAgentSetup, wantText: "names no server"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

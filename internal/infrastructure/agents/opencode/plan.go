@@ -59,9 +59,6 @@ func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (
 			cfg["instructions"] = append(asList(cfg["instructions"]), file)
 		}
 		if a != nil {
-			if a.ServerName == "" || a.Command == "" {
-				return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
-			}
 			servers, _ := cfg["mcp"].(map[string]any)
 			if servers == nil {
 				servers = map[string]any{}

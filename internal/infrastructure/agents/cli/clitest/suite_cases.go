@@ -142,6 +142,8 @@ func (s Suite) errors(t *testing.T) {
 		{name: "binary missing", opts: map[string]any{"binary": filepath.Join(h.Dir, "no-cli")},
 			wantCode: fault.ExecutionAgentCLINotFound, wantText: "not an executable file"},
 		{name: "bad option stops before running", opts: h.Options("", map[string]any{"modle": "x"}), wantCode: fault.UserAgentUnknownOption, stopped: true},
+		{name: "half a proxy attachment", opts: h.Options("", nil), attach: &ports.ProxyAttachment{TempDir: h.TempDir},
+			wantCode: fault.ExecutionAgentSetup, wantText: "names no server or command", stopped: true},
 	}
 	for _, c := range s.Errors {
 		r := run{name: c.Name, wantCode: c.WantCode, wantText: c.WantText}

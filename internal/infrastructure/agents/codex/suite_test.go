@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -12,6 +13,9 @@ import (
 // fake with the proxy attached, turn_failed.jsonl after the fake answered 400, unreachable.jsonl
 // cut by a timeout while codex retried an unreachable endpoint.
 var success = ports.AgentResult{Output: "HELLO from fake", InputTokens: 13, OutputTokens: 5, SessionID: "01a20452-be70-7113-b46a-ee381f8c209f"}
+
+// long is a text longer than the scanner's first buffer.
+var long = strings.Repeat("x", 70<<10)
 
 var suite = clitest.Suite{
 	Spec: Spec, Name: "codex", InstallHint: "npm install -g @openai/codex@" + VerifiedVersion, EnvVar: "AWF_CODEX_BIN",
@@ -44,6 +48,8 @@ var suite = clitest.Suite{
 			Want: ports.AgentResult{SessionID: "01a20452-dc7f-7a42-8695-fab7f6a6bf2c"}},
 		{Name: "stream ends early with exit 0", Stdout: "unreachable.jsonl", WantCode: fault.ExecutionAgentBadOutput,
 			WantText: "last error: Reconnecting... waiting for network", Want: ports.AgentResult{SessionID: "01a20452-dc7f-7a42-8695-fab7f6a6bf2c"}},
+		{Name: "one long line without a newline", Inline: true, Stdout: `{"type":"turn.failed","error":{"message":"` + long + `"}}`,
+			WantCode: fault.ExecutionAgentError, WantText: "codex reported an error: xxxxxxxx"},
 		{Name: "not JSONL", Inline: true, Stdout: "Usage: codex exec …", WantCode: fault.ExecutionAgentBadOutput, WantText: "no JSON events"},
 	},
 	Options: []clitest.OptionCase{

@@ -1,6 +1,8 @@
 package opencode
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -13,6 +15,9 @@ import (
 // fake's 400; unknown_model.jsonl names a provider that does not exist.
 var success = ports.AgentResult{Output: "FINAL \"     1\\tMARKER-42 secret file content\\n\"", InputTokens: 34, OutputTokens: 8,
 	SessionID: "ses_dfbab57baffeW7Ie12tNgdta09"}
+
+// long is an answer longer than the scanner's first buffer, on a last line without a newline.
+var long = strings.Repeat("x", 70<<10)
 
 var suite = clitest.Suite{
 	Spec: Spec, Name: "opencode", InstallHint: "npm install -g opencode-ai@" + VerifiedVersion, EnvVar: "AWF_OPENCODE_BIN",
@@ -35,6 +40,7 @@ var suite = clitest.Suite{
 			WantText: "APIError: model fail not found", Want: ports.AgentResult{SessionID: "ses_dfba7d5e1ffemniF1ykRAhLF4S"}},
 		{Name: "unknown provider", Stdout: "unknown_model.jsonl", Exit: 1, WantCode: fault.ExecutionAgentError,
 			WantText: "UnknownError: Unexpected server error", Want: ports.AgentResult{SessionID: "ses_dfba7c26fffeN4T2Qdb61UtEh0"}},
+		{Name: "a long last line", Inline: true, Stdout: fmt.Sprintf(`{"type":"text","sessionID":"s","part":{"messageID":"m","text":"%s"}}`, long), Want: ports.AgentResult{Output: long, SessionID: "s"}},
 		{Name: "nothing", Inline: true, WantCode: fault.ExecutionAgentBadOutput},
 		{Name: "crash", Inline: true, Exit: 134, Stderr: "panic: boom", WantCode: fault.ExecutionAgentCLIFailed, WantText: "panic: boom"},
 	},

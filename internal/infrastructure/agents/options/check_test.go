@@ -12,7 +12,9 @@ import (
 func TestCheckSteps(t *testing.T) {
 	wf := &workflow.Workflow{Order: []string{"a", "b", "c"}, States: map[string]*workflow.State{
 		"a": {Name: "a", Type: workflow.StateAgent, Provider: "fake", Options: map[string]any{"modle": "x", "model": 1},
-			MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true}},
+			KeyPos:   map[string]fault.Position{"options.modle": at(3), "options.model": at(4)},
+			ValuePos: map[string]fault.Position{"options.modle": at(13), "options.model": at(14)},
+			MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: true, KeyPos: map[string]fault.Position{"intercept_builtins": at(5)}}},
 		"b": {Name: "b", Type: workflow.StateAgent, Provider: "other", Options: map[string]any{"zzz": 1}},
 		"c": {Name: "c", Type: workflow.StateAgent, Provider: "fake", MCPProxy: &workflow.MCPProxy{Enable: true, InterceptBuiltins: false}},
 	}}
@@ -25,17 +27,23 @@ func TestCheckSteps(t *testing.T) {
 	ds := CheckSteps(wf, "fake", testSchema.Validate, warn)
 	var got []string
 	for _, d := range ds {
-		got = append(got, string(d.Severity)+" "+d.Code+" "+d.Message)
+		got = append(got, d.Position.String()+" "+string(d.Severity)+" "+d.Code+" "+d.Message)
 	}
 	want := []string{
-		"error " + fault.UserAgentInvalidOption + ` step "a": option model of provider fake must be a string, got the number 1`,
-		"error " + fault.UserAgentUnknownOption + ` step "a": unknown option "modle" for provider fake`,
-		"warning " + fault.UserMCPProxyUnsupportedProvider + ` step "a": fake keeps its shell`,
+		// A bad value is pointed at where the value is written, an unknown key at the key.
+		"wf.yaml:14:1 error " + fault.UserAgentInvalidOption + ` step "a": option model of provider fake must be a string, got the number 1`,
+		"wf.yaml:3:1 error " + fault.UserAgentUnknownOption + ` step "a": unknown option "modle" for provider fake`,
+		"wf.yaml:5:1 warning " + fault.UserMCPProxyUnsupportedProvider + ` step "a": fake keeps its shell`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if ds := CheckSteps(wf, "fake", testSchema.Validate, nil); len(ds.Warnings()) != 0 || len(ds) != 2 {
+		t.Errorf("without an isolation function (an in-process provider) there is no warning: %v", ds)
 	}
 	if CheckSteps(nil, "fake", testSchema.Validate, warn) != nil {
 		t.Error("nil workflow")
 	}
 }
+
+func at(line int) fault.Position { return fault.Position{File: "wf.yaml", Line: line, Column: 1} }

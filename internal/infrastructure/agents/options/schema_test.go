@@ -73,14 +73,14 @@ func TestSchemaValidate(t *testing.T) {
 
 func TestSchemaParseNormalises(t *testing.T) {
 	v, err := testSchema.Parse(map[string]any{
-		"model": "m", "extra_args": []any{"--a"}, "env": map[string]any{"N": int64(2), "F": 0.5, "B": true},
+		"model": "m", "extra_args": []any{"--a"}, "env": map[string]any{"N": int64(2), "F": 0.5, "G": 1.25, "B": true},
 		"budget": int64(3), "strict": true,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.String("model") != "m" || !reflect.DeepEqual(v.Strings("extra_args"), []string{"--a"}) ||
-		!reflect.DeepEqual(v.Env("env"), map[string]string{"N": "2", "F": "0.5", "B": "true"}) {
+		!reflect.DeepEqual(v.Env("env"), map[string]string{"N": "2", "F": "0.5", "G": "1.25", "B": "true"}) {
 		t.Errorf("values = %#v", v)
 	}
 	if n, ok := v.Number("budget"); !ok || n != 3 {

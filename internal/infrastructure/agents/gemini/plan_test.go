@@ -180,6 +180,19 @@ func TestPrivateSettings(t *testing.T) {
 			t.Errorf("auth = %v", auth(s))
 		}
 	})
+	t.Run("the user's own choice stays", func(t *testing.T) {
+		s, _ := settingsOf(t, map[string]string{"settings.json": `{"security":{"auth":{"selectedType":"oauth-personal"}}}`},
+			map[string]any{"base_url": "http://x:1"}, "GEMINI_API_KEY=k")
+		if auth(s) != "oauth-personal" {
+			t.Errorf("auth = %v", auth(s))
+		}
+		for _, partial := range []string{`{"security":{}}`, `{"security":{"auth":{}}}`, `{"security":{"auth":{"selectedType":null}}}`} {
+			s, _ := settingsOf(t, map[string]string{"settings.json": partial}, map[string]any{"base_url": "http://x:1"}, "GEMINI_API_KEY=k")
+			if auth(s) != "gemini-api-key" {
+				t.Errorf("%s: no choice made, auth = %v", partial, auth(s))
+			}
+		}
+	})
 	t.Run("auth_type wins", func(t *testing.T) {
 		s, _ := settingsOf(t, map[string]string{"settings.json": `{"security":{"auth":{"selectedType":"oauth-personal"}}}`},
 			map[string]any{"auth_type": "vertex-ai", "base_url": "http://x:1"}, "GEMINI_API_KEY=k")

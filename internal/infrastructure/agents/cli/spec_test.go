@@ -19,8 +19,8 @@ import (
 // JSON report built from it, the step's env and its forced and default variables.
 var echoSpec = Spec{
 	Name: "echo", Executable: "sh", Install: "apt-get install dash",
-	Options: append(Common(), options.Option{Name: "loud", Kind: options.KindBool, Example: "loud: true"}),
-	Needs:   []options.Need{{Option: "loud", Needs: "model", Why: "volume is per model", Hint: "add model"}},
+	Options:    append(Common(), options.Option{Name: "loud", Kind: options.KindBool, Example: "loud: true"}),
+	Needs:      []options.Need{{Option: "loud", Needs: "model", Why: "volume is per model", Hint: "add model"}},
 	Unisolated: "echo keeps its shell",
 	NeedsDir:   func(v options.Values) bool { return v.Has("system_prompt") },
 	Plan: func(req ports.AgentRequest, v options.Values, dir string, _ []string) (Plan, error) {

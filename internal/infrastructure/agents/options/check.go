@@ -5,6 +5,10 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
+// isolationHint is the way out of the UNSUPPORTED_PROVIDER warning.
+const isolationHint = "set intercept_builtins: false to silence this if the CLI's own tools are acceptable here, " +
+	"or use a provider awf can isolate (" + workflow.ProviderClaude + ", " + workflow.ProviderGemini + ")"
+
 // CheckSteps validates every agent step of wf that uses provider: each option problem becomes
 // an error at the option's key (or value, for a bad value). When isolation is given, a step
 // whose proxy cannot be fully isolated on this provider gets the
@@ -30,7 +34,7 @@ func CheckSteps(wf *workflow.Workflow, provider string, validate func(map[string
 		if px := st.MCPProxy; px != nil && px.Enable && isolation != nil {
 			if w := isolation(px.InterceptBuiltins); w != "" {
 				ds.Warnf(px.KeyAt("intercept_builtins"), fault.UserMCPProxyUnsupportedProvider,
-					"set intercept_builtins: false to silence this if the CLI's own tools are acceptable here, or use a provider awf can isolate (claude, gemini)",
+					isolationHint,
 					"step %q: %s", name, w)
 			}
 		}

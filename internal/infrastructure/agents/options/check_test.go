@@ -38,6 +38,9 @@ func TestCheckSteps(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	if w := ds.Warnings(); len(w) != 1 || !strings.HasSuffix(w[0].Hint, "or use a provider awf can isolate (claude, gemini)") {
+		t.Errorf("the warning's hint names the providers that isolate: %v", w)
+	}
 	if ds := CheckSteps(wf, "fake", testSchema.Validate, nil); len(ds.Warnings()) != 0 || len(ds) != 2 {
 		t.Errorf("without an isolation function (an in-process provider) there is no warning: %v", ds)
 	}

@@ -165,3 +165,18 @@ func TestSettingsCarryEveryOption(t *testing.T) {
 		t.Errorf("settings = %+v\nwant       %+v", s, want)
 	}
 }
+
+func TestRedactURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://h:1/v1":                "http://h:1/v1",           // nothing to hide
+		"https://user:hunter2@h/v1":    "https://user:xxxxx@h/v1", // a parsed password
+		"http://us er:hunter2@h:x/v1":  "…@h:x/v1",                // unparsable: everything before @ goes
+		"@h/v1":                        "…@h/v1",                  // an @ at the start still cuts
+		"http://user@h/v1":             "http://user@h/v1",        // a user alone is no secret
+		"::not a url:hunter2@evil.com": "…@evil.com",
+	} {
+		if got := redactURL(raw); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", raw, got, want)
+		}
+	}
+}

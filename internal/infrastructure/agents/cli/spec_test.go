@@ -94,6 +94,12 @@ func TestProviderRunsTheSpec(t *testing.T) {
 	if _, err := p.Run(context.Background(), ports.AgentRequest{Step: "s", Options: map[string]any{"loud": true}}); fault.CodeOf(err) != fault.UserAgentInvalidOption {
 		t.Errorf("options are checked before the run: %v", err)
 	}
+	for _, half := range []*ports.ProxyAttachment{{Command: "/bin/awf", TempDir: tmp}, {ServerName: "awf", TempDir: tmp}} {
+		if _, err := p.Run(context.Background(), ports.AgentRequest{Step: "s", Attach: half}); fault.CodeOf(err) != fault.ExecutionAgentSetup ||
+			!strings.Contains(err.Error(), "names no server or command") {
+			t.Errorf("a half attachment %+v must be refused: %v", half, err)
+		}
+	}
 	cfg.Environ = []string{"PATH=" + tmp}
 	if _, err := New(echoSpec, cfg).Run(context.Background(), ports.AgentRequest{Step: "s"}); fault.CodeOf(err) != fault.ExecutionAgentCLINotFound ||
 		!strings.Contains(err.Error(), "apt-get install dash") {

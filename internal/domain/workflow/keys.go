@@ -2,9 +2,6 @@ package workflow
 
 import "slices"
 
-// Providers are the agent providers a step may name, in the order hints list them.
-var Providers = []string{"claude", "gemini", "codex", "opencode", "openai_compatible"}
-
 // StateTypeNames are the words accepted after `type:`, in the order hints list them: each
 // kind's own word, then the aliases ("step" is an alias of "command" kept for workflows written
 // for earlier tools).

@@ -15,34 +15,24 @@
 package claude
 
 import (
-	"context"
-
-	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 )
 
 // Name is the provider name workflows write (`provider: claude`).
-const Name = "claude"
+const Name = workflow.ProviderClaude
 
 // VerifiedVersion is the Claude Code release whose flags and output this package was checked
 // against.
 const VerifiedVersion = "2.1.330"
 
-var binary = cli.Binary{Provider: Name, Name: "claude", Install: "npm install -g @anthropic-ai/claude-code@" + VerifiedVersion}
-
-// Provider implements ports.AgentProvider for Claude Code. It holds only configuration, so one
-// value serves any number of concurrent steps.
-type Provider struct{ cfg cli.Config }
-
-// New returns the provider; the zero cli.Config inherits awf's environment and default limits.
-func New(cfg cli.Config) *Provider { return &Provider{cfg: cfg} }
-
-// Name implements ports.AgentProvider.
-func (p *Provider) Name() string { return Name }
-
-// Run implements ports.AgentProvider.
-func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
-	return p.cfg.Execute(ctx, spec, req)
+// Spec is Claude Code for cli.New. Unisolated is "": with --tools "", --strict-mcp-config and
+// ENABLE_TOOL_SEARCH=false the model sees the proxy's tools and nothing else (verified).
+var Spec = cli.Spec{
+	Name:       Name,
+	Executable: "claude",
+	Install:    "npm install -g @anthropic-ai/claude-code@" + VerifiedVersion,
+	Options:    stepOptions,
+	Plan:       plan,
+	Parse:      parse,
 }
-
-var spec = cli.Spec{Binary: binary, Schema: schema, Plan: plan, Parse: parse}

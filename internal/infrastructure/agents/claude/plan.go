@@ -8,6 +8,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // quiet turns off Claude's background traffic: telemetry, update checks, error reports and
@@ -29,7 +30,7 @@ var quiet = map[string]string{
 // The prompt goes last, after "--": --allowedTools, --tools and --mcp-config take any number of
 // values and would swallow a prompt written after them, and "--" also keeps a prompt that
 // starts with "-" from being read as a flag (both verified).
-func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Plan, error) {
+func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli.Plan, error) {
 	p := cli.Plan{Args: []string{"-p", "--output-format", "json"}, Defaults: quiet, Forced: map[string]string{}}
 	defaults := func(k, v string) {
 		d := make(map[string]string, len(p.Defaults)+1)
@@ -54,9 +55,6 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Pla
 	mode := v.String("permission_mode")
 	allowed := append([]string(nil), v.Strings("allowed_tools")...)
 	if a := req.Attach; a != nil {
-		if a.ServerName == "" || a.Command == "" {
-			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
-		}
 		file := filepath.Join(dir, "mcp.json")
 		data, escaped, err := mcpConfig(a)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 func TestPlan(t *testing.T) {
@@ -48,7 +49,7 @@ func TestPlan(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := schema.Parse(tc.opts)
+			v, err := Spec.Schema().Parse(tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -99,7 +100,7 @@ func checkMCPConfig(t *testing.T, f cli.File, path string) {
 
 func TestPlanToolSearch(t *testing.T) {
 	a := &ports.ProxyAttachment{ServerName: "awf", Command: "/bin/awf", TempDir: "/t"}
-	p, err := plan(ports.AgentRequest{Attach: a}, cli.Values{}, "/t/claude", nil)
+	p, err := plan(ports.AgentRequest{Attach: a}, options.Values{}, "/t/claude", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestPlanToolSearch(t *testing.T) {
 func TestMCPConfigProtectsDollarBraces(t *testing.T) {
 	// Claude expands ${VAR} in --mcp-config commands and arguments; awf's must arrive as written.
 	a := &ports.ProxyAttachment{ServerName: "awf", Command: "/opt/${X}/awf", Args: []string{"--config", "/t/$HOME/${HOME}/a.json"}, TempDir: "/t"}
-	p, err := plan(ports.AgentRequest{Attach: a}, cli.Values{}, "/t/claude", nil)
+	p, err := plan(ports.AgentRequest{Attach: a}, options.Values{}, "/t/claude", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,35 +126,7 @@ func TestMCPConfigProtectsDollarBraces(t *testing.T) {
 		t.Errorf("config %s, forced %v", data, p.Forced)
 	}
 	plainA := &ports.ProxyAttachment{ServerName: "awf", Command: "/bin/awf", Args: []string{"$HOME"}, TempDir: "/t"}
-	if p, _ := plan(ports.AgentRequest{Attach: plainA}, cli.Values{}, "/t/claude", nil); p.Forced["AWF_LITERAL_DOLLAR"] != "" {
+	if p, _ := plan(ports.AgentRequest{Attach: plainA}, options.Values{}, "/t/claude", nil); p.Forced["AWF_LITERAL_DOLLAR"] != "" {
 		t.Error("a bare $ is not expanded by Claude and needs no escape")
-	}
-}
-
-func TestPlanRejectsAHalfAttachment(t *testing.T) {
-	_, err := plan(ports.AgentRequest{Step: "s", Attach: &ports.ProxyAttachment{TempDir: "/t"}}, cli.Values{}, "/t/claude", nil)
-	if err == nil || !strings.Contains(err.Error(), "names no server") {
-		t.Fatalf("want an error, got %v", err)
-	}
-}
-
-func TestValidateOptions(t *testing.T) {
-	errs := ValidateOptions(map[string]any{"permision_mode": "dontAsk", "permission_mode": "yolo", "allowed_tools": "Bash"})
-	var got []string
-	for _, e := range errs {
-		got = append(got, e.Key+": "+e.Err.Error())
-	}
-	joined := strings.Join(got, "\n")
-	for _, want := range []string{
-		"allowed_tools: [USER.AGENT.INVALID_OPTION] option allowed_tools of provider claude must be a list of strings",
-		"permision_mode: [USER.AGENT.UNKNOWN_OPTION]", "did you mean 'permission_mode'?",
-		"permission_mode: [USER.AGENT.INVALID_OPTION]", "must be one of acceptEdits, auto, bypassPermissions, manual, dontAsk, plan",
-	} {
-		if !strings.Contains(joined, want) {
-			t.Errorf("missing %q in\n%s", want, joined)
-		}
-	}
-	if IsolationWarning(true) != "" || IsolationWarning(false) != "" {
-		t.Error("claude isolates fully: no warning")
 	}
 }

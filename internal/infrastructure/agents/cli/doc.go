@@ -1,11 +1,12 @@
-// Package cli is what the four agent-CLI providers (claude, gemini, codex, opencode) share:
-// finding the CLI's binary, checking a step's options, writing the run's private config files,
-// running the CLI in its own process group so that nothing it starts outlives the step, and
-// turning what it left behind into a step result or a clear coded error.
+// Package cli is the one agent provider for the four agent CLIs (claude, gemini, codex,
+// opencode): finding the CLI's binary, checking a step's options, writing the run's private
+// config files, running the CLI in its own process group so that nothing it starts outlives the
+// step, and turning what it left behind into a step result or a clear coded error.
 //
-// A provider package supplies only what differs per CLI, as a Spec: the option schema, a Plan
-// (command line, environment, private files) built from the step, and a parser for the CLI's
-// JSON output. Execute does the rest, the same way for every CLI.
+// A CLI's package supplies only what differs per CLI, as a Spec: binary and install command,
+// the option table (package options), what stays beside the proxy when built-ins cannot all be
+// switched off, a Plan (command line, environment, private files) built from the step, and a
+// parser for the CLI's JSON output. Provider (New) runs any Spec the same way.
 //
 // Two rules hold for every provider. awf never writes a user's own CLI configuration
 // (.mcp.json, ~/.claude.json, .gemini/settings.json, ~/.codex, opencode.json): everything a run

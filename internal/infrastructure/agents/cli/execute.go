@@ -31,32 +31,19 @@ type File struct {
 	Data []byte
 }
 
-// Spec is what a provider package hands to Execute.
-type Spec struct {
-	Binary Binary
-	Schema Schema
-	// NeedsDir says whether a step without a proxy still needs private files (a system prompt
-	// file, say). Nil means no.
-	NeedsDir func(v Values) bool
-	// Plan builds the run. dir is the provider's private directory: <Attach.TempDir>/<provider>
-	// with a proxy, a fresh temporary directory when NeedsDir asked for one, else "". base is
-	// the environment the CLI inherits, for providers that read the user's settings from it.
-	Plan func(req ports.AgentRequest, v Values, dir string, base []string) (Plan, error)
-	// Parse reads the CLI's report. A *fault.Error is a failure the CLI itself reported and is
-	// returned as is; any other error means the output could not be read.
-	Parse func(r Result) (ports.AgentResult, error)
-}
-
-// Execute runs one agent step on a CLI: options, binary, private files, environment, process,
+// execute runs one agent step on a CLI: options, binary, private files, environment, process,
 // report. Private files of the run are removed when it ends, whatever the outcome.
-func (c Config) Execute(ctx context.Context, spec Spec, req ports.AgentRequest) (ports.AgentResult, error) {
-	provider := spec.Binary.Provider
-	v, err := spec.Schema.Parse(req.Options)
+func (c Config) execute(ctx context.Context, spec Spec, req ports.AgentRequest) (ports.AgentResult, error) {
+	provider := spec.Name
+	v, err := spec.Schema().Parse(req.Options)
 	if err != nil {
 		return ports.AgentResult{}, err
 	}
+	if a := req.Attach; a != nil && (a.ServerName == "" || a.Command == "") {
+		return ports.AgentResult{}, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
+	}
 	base := c.environ()
-	bin, err := spec.Binary.Resolve(v.String("binary"), req.Dir, BuildEnv(base, nil, v.Env("env"), nil, nil))
+	bin, err := spec.Binary().Resolve(v.String("binary"), req.Dir, BuildEnv(base, nil, v.Env("env"), nil, nil))
 	if err != nil {
 		return ports.AgentResult{}, err
 	}

@@ -27,34 +27,25 @@
 package codex
 
 import (
-	"context"
-
-	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 )
 
 // Name is the provider name workflows write (`provider: codex`).
-const Name = "codex"
+const Name = workflow.ProviderCodex
 
 // VerifiedVersion is the Codex CLI release whose flags and output this package was checked
 // against.
 const VerifiedVersion = "0.169.0"
 
-var binary = cli.Binary{Provider: Name, Name: "codex", Install: "npm install -g @openai/codex@" + VerifiedVersion}
-
-// Provider implements ports.AgentProvider for the Codex CLI. It holds only configuration, so
-// one value serves any number of concurrent steps.
-type Provider struct{ cfg cli.Config }
-
-// New returns the provider; the zero cli.Config inherits awf's environment and default limits.
-func New(cfg cli.Config) *Provider { return &Provider{cfg: cfg} }
-
-// Name implements ports.AgentProvider.
-func (p *Provider) Name() string { return Name }
-
-// Run implements ports.AgentProvider.
-func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
-	return p.cfg.Execute(ctx, spec, req)
+// Spec is the Codex CLI for cli.New.
+var Spec = cli.Spec{
+	Name:       Name,
+	Executable: "codex",
+	Install:    "npm install -g @openai/codex@" + VerifiedVersion,
+	Options:    stepOptions,
+	Needs:      needs,
+	Unisolated: unisolated,
+	Plan:       plan,
+	Parse:      parse,
 }
-
-var spec = cli.Spec{Binary: binary, Schema: schema, Plan: plan, Parse: parse}

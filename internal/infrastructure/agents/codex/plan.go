@@ -6,6 +6,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // defaultProviderID names the provider base_url defines when model_provider does not.
@@ -24,7 +25,7 @@ const defaultProviderID = "awf"
 //
 // Every -c value is written as TOML: codex reads a value that fails to parse as a plain string,
 // so a path with a quote in it would otherwise change meaning silently.
-func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Plan, error) {
+func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli.Plan, error) {
 	p := cli.Plan{Args: []string{"exec", "--json", "--skip-git-repo-check"}, Forced: map[string]string{}}
 	a := req.Attach
 	if a != nil {
@@ -73,7 +74,7 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, _ []string) (cli.Pla
 
 // provider selects the model provider: model_provider alone picks a built-in (or the user's);
 // base_url defines one speaking the Responses API, keyed by env_key.
-func provider(v cli.Values, set func(key, tomlValue string)) error {
+func provider(v options.Values, set func(key, tomlValue string)) error {
 	id, base, key := v.String("model_provider"), v.String("base_url"), v.String("env_key")
 	if key != "" && base == "" {
 		return fault.New(fault.UserAgentInvalidOption, "option env_key of provider codex needs base_url").

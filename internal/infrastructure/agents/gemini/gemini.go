@@ -32,34 +32,27 @@
 package gemini
 
 import (
-	"context"
-
-	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 )
 
 // Name is the provider name workflows write (`provider: gemini`).
-const Name = "gemini"
+const Name = workflow.ProviderGemini
 
 // VerifiedVersion is the Gemini CLI release whose flags, settings and output this package was
 // checked against.
 const VerifiedVersion = "0.61.0"
 
-var binary = cli.Binary{Provider: Name, Name: "gemini", Install: "npm install -g @google/gemini-cli@" + VerifiedVersion}
-
-// Provider implements ports.AgentProvider for Gemini CLI. It holds only configuration, so one
-// value serves any number of concurrent steps.
-type Provider struct{ cfg cli.Config }
-
-// New returns the provider; the zero cli.Config inherits awf's environment and default limits.
-func New(cfg cli.Config) *Provider { return &Provider{cfg: cfg} }
-
-// Name implements ports.AgentProvider.
-func (p *Provider) Name() string { return Name }
-
-// Run implements ports.AgentProvider.
-func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
-	return p.cfg.Execute(ctx, spec, req)
+// Spec is Gemini CLI for cli.New. Unisolated is "": with the private settings,
+// --allowed-mcp-server-names and the deny-all-but-the-proxy policy, the model is offered the
+// proxy's tools and nothing else (verified). Admin policies of the machine (/etc/gemini-cli)
+// still apply, as they must.
+var Spec = cli.Spec{
+	Name:       Name,
+	Executable: "gemini",
+	Install:    "npm install -g @google/gemini-cli@" + VerifiedVersion,
+	Options:    stepOptions,
+	NeedsDir:   needsDir,
+	Plan:       plan,
+	Parse:      parse,
 }
-
-var spec = cli.Spec{Binary: binary, Schema: schema, NeedsDir: needsDir, Plan: plan, Parse: parse}

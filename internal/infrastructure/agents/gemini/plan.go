@@ -7,11 +7,12 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // needsDir: a step without a proxy still needs private files for a system prompt, and a
 // private home for base_url or auth_type (the auth choice lives in settings).
-func needsDir(v cli.Values) bool {
+func needsDir(v options.Values) bool {
 	return v.Has("system_prompt") || v.Has("base_url") || v.Has("auth_type")
 }
 
@@ -24,7 +25,7 @@ func needsDir(v cli.Values) bool {
 // Every value is attached with "=" so that array options (--allowed-mcp-server-names,
 // --policy) cannot swallow a following word and a prompt starting with "-" stays a value.
 // --skip-trust is needed headless whatever the mode: without it the CLI exits 55.
-func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.Plan, error) {
+func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
 	p := cli.Plan{Args: []string{"--output-format", "json", "--skip-trust"}, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model="+m)
@@ -42,9 +43,6 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.
 	}
 	a := req.Attach
 	if a != nil {
-		if a.ServerName == "" || a.Command == "" {
-			return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
-		}
 		if bad := ShadowedTools(a.Tools); len(bad) > 0 {
 			return p, fault.New(fault.UserMCPProxyShadowedByBuiltin, "step %q: gemini drops MCP tools named like its built-ins, so these would never reach the model: %s",
 				req.Step, joinNames(bad)).

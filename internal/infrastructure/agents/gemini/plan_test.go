@@ -10,7 +10,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
-	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 func attach(intercept bool, tools ...string) *ports.ProxyAttachment {
@@ -44,7 +44,7 @@ func TestPlanCommandLine(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v, err := schema.Parse(tc.opts)
+			v, err := Spec.Schema().Parse(tc.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func settingsOf(t *testing.T, userFiles map[string]string, opts map[string]any, 
 			t.Fatal(err)
 		}
 	}
-	v, err := schema.Parse(opts)
+	v, err := Spec.Schema().Parse(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,6 +180,19 @@ func TestPrivateSettings(t *testing.T) {
 			t.Errorf("auth = %v", auth(s))
 		}
 	})
+	t.Run("the user's own choice stays", func(t *testing.T) {
+		s, _ := settingsOf(t, map[string]string{"settings.json": `{"security":{"auth":{"selectedType":"oauth-personal"}}}`},
+			map[string]any{"base_url": "http://x:1"}, "GEMINI_API_KEY=k")
+		if auth(s) != "oauth-personal" {
+			t.Errorf("auth = %v", auth(s))
+		}
+		for _, partial := range []string{`{"security":{}}`, `{"security":{"auth":{}}}`, `{"security":{"auth":{"selectedType":null}}}`} {
+			s, _ := settingsOf(t, map[string]string{"settings.json": partial}, map[string]any{"base_url": "http://x:1"}, "GEMINI_API_KEY=k")
+			if auth(s) != "gemini-api-key" {
+				t.Errorf("%s: no choice made, auth = %v", partial, auth(s))
+			}
+		}
+	})
 	t.Run("auth_type wins", func(t *testing.T) {
 		s, _ := settingsOf(t, map[string]string{"settings.json": `{"security":{"auth":{"selectedType":"oauth-personal"}}}`},
 			map[string]any{"auth_type": "vertex-ai", "base_url": "http://x:1"}, "GEMINI_API_KEY=k")
@@ -193,7 +206,7 @@ func TestDollarsReachTheServerAsWritten(t *testing.T) {
 	// Gemini expands $VAR and ${VAR} in every settings string.
 	a := attach(true, "Read")
 	a.Command, a.Args = "/opt/$X/awf", []string{"--config", "/t/${HOME}/a.json"}
-	p, err := plan(ports.AgentRequest{Step: "s", Attach: a}, cli.Values{}, "/t/gemini", []string{"HOME=/nonexistent"})
+	p, err := plan(ports.AgentRequest{Step: "s", Attach: a}, options.Values{}, "/t/gemini", []string{"HOME=/nonexistent"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,11 +236,10 @@ func TestPlanErrors(t *testing.T) {
 			wantCode: fault.UserMCPProxyShadowedByBuiltin, wantText: "would never reach the model: web_fetch, read_file"},
 		{name: "unreadable user settings", attach: attach(true, "Read"), env: []string{"HOME=" + home},
 			wantCode: fault.ExecutionAgentSetup, wantText: "cannot read your gemini settings"},
-		{name: "half an attachment", attach: &ports.ProxyAttachment{TempDir: "/t"}, wantCode: fault.ExecutionAgentSetup, wantText: "names no server"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := plan(ports.AgentRequest{Step: "s", Attach: tc.attach}, cli.Values{}, "/t/gemini", tc.env)
+			_, err := plan(ports.AgentRequest{Step: "s", Attach: tc.attach}, options.Values{}, "/t/gemini", tc.env)
 			if fault.CodeOf(err) != tc.wantCode || !strings.Contains(err.Error(), tc.wantText) {
 				t.Fatalf("want %s containing %q, got %v", tc.wantCode, tc.wantText, err)
 			}
@@ -242,17 +254,5 @@ func TestShadowedTools(t *testing.T) {
 	}
 	if got := ShadowedTools([]string{"glob", "myplugin_op", "search_file_content"}); !reflect.DeepEqual(got, []string{"glob", "search_file_content"}) {
 		t.Errorf("got %v", got)
-	}
-}
-
-func TestValidateOptions(t *testing.T) {
-	if errs := ValidateOptions(map[string]any{"base_url": "localhost:8080", "auth_type": "api-key", "aproval_mode": "yolo"}); len(errs) != 3 {
-		t.Fatalf("want 3 problems, got %v", errs)
-	}
-	if errs := ValidateOptions(map[string]any{"system_prompt": "x", "model": "m", "base_url": "https://gw.example/v1"}); errs != nil {
-		t.Fatalf("valid options refused: %v", errs)
-	}
-	if IsolationWarning(true) != "" {
-		t.Error("gemini isolates fully with the policy")
 	}
 }

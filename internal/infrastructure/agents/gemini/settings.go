@@ -11,6 +11,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // credentialFiles are what "Login with Google" keeps in the gemini directory. They are copied,
@@ -31,7 +32,7 @@ func userGeminiDir(env []string) string {
 
 // privateHome returns the files of the private GEMINI_CLI_HOME: settings.json built on the
 // user's settings, and copies of the login credentials. env is the CLI's environment.
-func privateHome(home string, a *ports.ProxyAttachment, v cli.Values, env []string) ([]cli.File, error) {
+func privateHome(home string, a *ports.ProxyAttachment, v options.Values, env []string) ([]cli.File, error) {
 	src := userGeminiDir(env)
 	settings, err := readSettings(src)
 	if err != nil {
@@ -89,7 +90,7 @@ func readSettings(dir string) (map[string]any, error) {
 // authType decides security.auth.selectedType: the auth_type option; else the user's choice
 // stays; else, with a base URL and an API key, gemini-api-key, because the CLI would otherwise
 // pick "gateway" and refuse to run headless. "" leaves the CLI to infer from the environment.
-func authType(settings map[string]any, v cli.Values, env []string) string {
+func authType(settings map[string]any, v options.Values, env []string) string {
 	if t := v.String("auth_type"); t != "" {
 		return t
 	}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"net/url"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // Defaults of the step options.
@@ -28,12 +28,22 @@ const (
 	EnvModel   = "OPENAI_MODEL"
 )
 
-// OptionNames lists every option the provider understands, in the order the docs give them;
-// did-you-mean suggestions prefer earlier names on ties.
-var OptionNames = []string{
-	"base_url", "model", "api_key_env", "system_prompt",
-	"temperature", "max_tokens", "max_turns", "request_timeout",
-}
+// schema is the provider's option table, in the order the docs give the options
+// (did-you-mean suggestions prefer earlier names on ties). It is checked by the same code as
+// the agent CLIs' options.
+var schema = options.Schema{Provider: Name, Options: []options.Option{
+	{Name: "base_url", Kind: options.KindString, Check: httpURL, Example: "a URL such as http://127.0.0.1:11434/v1"},
+	{Name: "model", Kind: options.KindString, Check: options.NonEmpty, Example: "a non-empty string"},
+	{Name: "api_key_env", Kind: options.KindString, Check: keyVariable,
+		Hint: "name the environment variable that holds the key, e.g. OPENAI_API_KEY (not the key itself)"},
+	{Name: "system_prompt", Kind: options.KindString, Example: "a string"},
+	{Name: "temperature", Kind: options.KindNumber, Check: options.Between(0, 2), Hint: "use a number between 0 and 2, e.g. 0.2"},
+	{Name: "max_tokens", Kind: options.KindNumber, Check: options.WholeBetween(1, math.MaxInt32),
+		Hint: fmt.Sprintf("use a whole number between 1 and %d", math.MaxInt32)},
+	{Name: "max_turns", Kind: options.KindNumber, Check: options.WholeBetween(1, maxMaxTurns),
+		Hint: fmt.Sprintf("use a whole number between 1 and %d", maxMaxTurns)},
+	{Name: "request_timeout", Kind: options.KindString, Check: positiveDuration, Hint: "write a Go duration such as 90s or 2m"},
+}}
 
 // Settings are a step's options after parsing and environment fallbacks.
 type Settings struct {
@@ -47,136 +57,76 @@ type Settings struct {
 	RequestTimeout time.Duration
 }
 
-// OptionProblem is one problem with one option. Key lets a caller point at the option's line
-// ("options.<Key>" in the state's positions).
-type OptionProblem struct {
-	Key string
-	Err *fault.Error
-}
-
 // ValidateOptions reports every unknown or ill-typed option of a step, with a did-you-mean for
 // misspelt names. It is static: it does not look at the environment, so a missing base_url is
 // not reported here (OPENAI_BASE_URL may supply it at run time).
-func ValidateOptions(opts map[string]any) []OptionProblem {
-	_, problems := parseOptions(opts)
-	return problems
-}
+func ValidateOptions(opts map[string]any) []options.Problem { return schema.Validate(opts) }
 
 // CheckWorkflow validates the options of every openai_compatible step of wf. Its signature is
-// that of validate.Check, so `awf validate` and `awf run` can add it to their checks as is.
+// that of validate.Check, so `awf validate` and `awf run` can add it to their checks as is. The
+// proxy runs in-process here, so there is never an isolation warning.
 func CheckWorkflow(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
-	var ds fault.Diagnostics
-	if wf == nil {
-		return ds
-	}
-	for _, name := range wf.Order {
-		st := wf.States[name]
-		if st == nil || st.Agent() == nil || st.Agent().Provider != Name {
-			continue
-		}
-		for _, p := range ValidateOptions(st.Agent().Options) {
-			pos := st.KeyAt("options." + p.Key)
-			if p.Err.Code == fault.UserAgentInvalidOption {
-				pos = st.ValueAt("options." + p.Key)
-			}
-			ds.Errorf(pos, p.Err.Code, p.Err.Hint, "step %q: %s", name, p.Err.Message)
-		}
-	}
-	return ds
+	return options.CheckSteps(wf, Name, ValidateOptions, nil)
 }
 
-// parseOptions reads the step's options without environment fallbacks. Values come from YAML,
-// so numbers may be int, int64 or float64; every problem is reported, not only the first.
-func parseOptions(opts map[string]any) (Settings, []OptionProblem) {
-	s := Settings{APIKeyEnv: DefaultAPIKeyEnv, MaxTurns: DefaultMaxTurns, RequestTimeout: DefaultRequestTimeout}
-	var problems []OptionProblem
-	bad := func(key, hint, format string, args ...any) {
-		problems = append(problems, OptionProblem{Key: key, Err: fault.New(fault.UserAgentInvalidOption, format, args...).WithHint("%s", hint)})
+// settings turns parsed options into Settings, defaults filled, environment not consulted.
+func settings(v options.Values) Settings {
+	s := Settings{APIKeyEnv: DefaultAPIKeyEnv, MaxTurns: DefaultMaxTurns, RequestTimeout: DefaultRequestTimeout,
+		Model: v.String("model"), SystemPrompt: v.String("system_prompt")}
+	if v.Has("base_url") {
+		s.BaseURL, _ = normalizeBaseURL(v.String("base_url")) // checked by httpURL
 	}
-	keys := make([]string, 0, len(opts))
-	for k := range opts {
-		keys = append(keys, k)
+	if v.Has("api_key_env") {
+		s.APIKeyEnv = v.String("api_key_env")
 	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		v := opts[key]
-		switch key {
-		case "base_url":
-			str, ok := v.(string)
-			if !ok {
-				bad(key, "write it as a URL such as http://127.0.0.1:11434/v1", "option base_url must be a string, got %s", typeName(v))
-				continue
-			}
-			u, err := normalizeBaseURL(str)
-			if err != nil {
-				bad(key, "write it as a URL such as http://127.0.0.1:11434/v1", "option base_url: %v", err)
-				continue
-			}
-			s.BaseURL = u
-		case "model", "api_key_env", "system_prompt":
-			str, ok := v.(string)
-			if !ok || (key != "system_prompt" && strings.TrimSpace(str) == "") {
-				bad(key, "write it as a non-empty string", "option %s must be a non-empty string, got %s", key, typeName(v))
-				continue
-			}
-			switch key {
-			case "model":
-				s.Model = str
-			case "api_key_env":
-				if !validEnvName(str) {
-					bad(key, "name the environment variable that holds the key, e.g. OPENAI_API_KEY (not the key itself)",
-						"option api_key_env must be an environment variable name (letters, digits, _)")
-					continue
-				}
-				s.APIKeyEnv = str
-			default:
-				s.SystemPrompt = str
-			}
-		case "temperature":
-			f, ok := number(v)
-			if !ok || f < 0 || f > 2 {
-				bad(key, "use a number between 0 and 2, e.g. 0.2", "option temperature must be a number between 0 and 2, got %s", describe(v))
-				continue
-			}
-			s.Temperature = &f
-		case "max_tokens", "max_turns":
-			n, ok := integer(v)
-			limit := math.MaxInt32
-			if key == "max_turns" {
-				limit = maxMaxTurns
-			}
-			if !ok || n < 1 || n > limit {
-				bad(key, fmt.Sprintf("use a whole number between 1 and %d", limit), "option %s must be a whole number between 1 and %d, got %s", key, limit, describe(v))
-				continue
-			}
-			if key == "max_tokens" {
-				s.MaxTokens = n
-			} else {
-				s.MaxTurns = n
-			}
-		case "request_timeout":
-			str, ok := v.(string)
-			d, err := time.ParseDuration(str)
-			if !ok || err != nil || d <= 0 {
-				bad(key, "write a Go duration such as 90s or 2m", "option request_timeout must be a positive duration, got %s", describe(v))
-				continue
-			}
-			s.RequestTimeout = d
-		default:
-			problems = append(problems, OptionProblem{Key: key, Err: fault.New(fault.UserAgentUnknownOption,
-				"unknown option %q for provider %s", key, Name).WithHint("%s", workflow.DidYouMean(key, OptionNames))})
-		}
+	if f, ok := v.Number("temperature"); ok {
+		s.Temperature = &f
 	}
-	return s, problems
+	if f, ok := v.Number("max_tokens"); ok {
+		s.MaxTokens = int(f)
+	}
+	if f, ok := v.Number("max_turns"); ok {
+		s.MaxTurns = int(f)
+	}
+	if v.Has("request_timeout") {
+		s.RequestTimeout, _ = time.ParseDuration(v.String("request_timeout")) // checked by positiveDuration
+	}
+	return s
+}
+
+func httpURL(v any) string {
+	s, _ := v.(string)
+	if _, err := normalizeBaseURL(s); err != nil {
+		return fmt.Sprintf("must be an http(s) URL with a host, got %q", redactURL(s))
+	}
+	return ""
+}
+
+// keyVariable refuses anything but a variable name, without repeating the value: a key pasted
+// here by mistake must not reach a message.
+func keyVariable(v any) string {
+	if s, _ := v.(string); !options.ValidEnvName(s) {
+		return "must be an environment variable name (letters, digits, _)"
+	}
+	return ""
+}
+
+func positiveDuration(v any) string {
+	s, _ := v.(string)
+	if d, err := time.ParseDuration(s); err != nil || d <= 0 {
+		return fmt.Sprintf("must be a positive duration, got %q", s)
+	}
+	return ""
 }
 
 // resolveSettings parses the options and fills base_url and model from the environment. The
 // first problem is returned as the error: Run cannot start with any of them.
 func resolveSettings(opts map[string]any, getenv func(string) string) (Settings, error) {
-	s, problems := parseOptions(opts)
-	if len(problems) > 0 {
-		return s, problems[0].Err
+	v, err := schema.Parse(opts)
+	if err != nil {
+		return Settings{}, err
 	}
+	s := settings(v)
 	if s.BaseURL == "" {
 		env := strings.TrimSpace(getenv(EnvBaseURL))
 		if env == "" {
@@ -222,69 +172,4 @@ func redactURL(raw string) string {
 		return raw
 	}
 	return u.Redacted()
-}
-
-func validEnvName(s string) bool {
-	if s == "" || (s[0] >= '0' && s[0] <= '9') {
-		return false
-	}
-	for _, r := range s {
-		if !(r == '_' || (r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')) {
-			return false
-		}
-	}
-	return true
-}
-
-// number accepts any numeric YAML value.
-func number(v any) (float64, bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case float64:
-		return n, !math.IsNaN(n) && !math.IsInf(n, 0)
-	}
-	return 0, false
-}
-
-// integer accepts ints and integral floats (JSON and some YAML paths produce 100.0).
-func integer(v any) (int, bool) {
-	f, ok := number(v)
-	if !ok || f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
-		return 0, false
-	}
-	return int(f), true
-}
-
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "nothing"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case int, int64, float64:
-		return "a number"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "a mapping"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// describe shows a scalar value, or its type for anything larger.
-func describe(v any) string {
-	switch v.(type) {
-	case string, int, int64, float64, bool:
-		s := fmt.Sprintf("%v", v)
-		if len(s) > 40 {
-			s = s[:40] + "…"
-		}
-		return fmt.Sprintf("%q", s)
-	}
-	return typeName(v)
 }

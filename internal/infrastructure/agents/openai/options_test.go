@@ -41,6 +41,14 @@ func TestValidateOptions(t *testing.T) {
 			"request_timeout " + fault.UserAgentInvalidOption + " 90s or 2m",
 			"temperature " + fault.UserAgentInvalidOption + " between 0 and 2",
 		}},
+		{"well-typed values out of range", map[string]any{
+			"api_key_env": " ", "request_timeout": "0s", "temperature": 2.5, "max_turns": 1001, "max_tokens": 0}, []string{
+			"api_key_env " + fault.UserAgentInvalidOption + " not the key itself",
+			"max_tokens " + fault.UserAgentInvalidOption + " between 1 and 2147483647",
+			"max_turns " + fault.UserAgentInvalidOption + " between 1 and 1000",
+			"request_timeout " + fault.UserAgentInvalidOption + " 90s or 2m",
+			"temperature " + fault.UserAgentInvalidOption + " between 0 and 2",
+		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -136,5 +144,39 @@ func TestCheckWorkflowPointsAtTheOption(t *testing.T) {
 	}
 	if len(CheckWorkflow(context.Background(), nil)) != 0 {
 		t.Error("a nil workflow has nothing to report")
+	}
+}
+
+func TestSettingsCarryEveryOption(t *testing.T) {
+	s, err := resolveSettings(map[string]any{
+		"base_url": "http://127.0.0.1:11434/v1/chat/completions/", "model": "qwen2.5", "api_key_env": "MY_KEY", "system_prompt": "be terse",
+		"temperature": int64(1), "max_tokens": 512.0, "max_turns": 10, "request_timeout": "90s"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	temp := 1.0
+	want := Settings{BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen2.5", APIKeyEnv: "MY_KEY", SystemPrompt: "be terse",
+		Temperature: &temp, MaxTokens: 512, MaxTurns: 10, RequestTimeout: 90 * time.Second}
+	if s.Temperature == nil || *s.Temperature != temp {
+		t.Fatalf("temperature = %v", s.Temperature)
+	}
+	s.Temperature = want.Temperature
+	if s != want {
+		t.Errorf("settings = %+v\nwant       %+v", s, want)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	for raw, want := range map[string]string{
+		"http://h:1/v1":                "http://h:1/v1",           // nothing to hide
+		"https://user:hunter2@h/v1":    "https://user:xxxxx@h/v1", // a parsed password
+		"http://us er:hunter2@h:x/v1":  "…@h:x/v1",                // unparsable: everything before @ goes
+		"@h/v1":                        "…@h/v1",                  // an @ at the start still cuts
+		"http://user@h/v1":             "http://user@h/v1",        // a user alone is no secret
+		"::not a url:hunter2@evil.com": "…@evil.com",
+	} {
+		if got := redactURL(raw); got != want {
+			t.Errorf("redactURL(%q) = %q, want %q", raw, got, want)
+		}
 	}
 }

@@ -12,10 +12,11 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // Name is the provider name workflows write (`provider: openai_compatible`).
-const Name = "openai_compatible"
+const Name = workflow.ProviderOpenAICompatible
 
 // tracerName names the instrumentation scope of model-request spans.
 const tracerName = "awf/agents/openai"

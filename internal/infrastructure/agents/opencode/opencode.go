@@ -27,34 +27,25 @@
 package opencode
 
 import (
-	"context"
-
-	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
 )
 
 // Name is the provider name workflows write (`provider: opencode`).
-const Name = "opencode"
+const Name = workflow.ProviderOpenCode
 
 // VerifiedVersion is the opencode release whose flags, config and output this package was
 // checked against.
 const VerifiedVersion = "1.18.33"
 
-var binary = cli.Binary{Provider: Name, Name: "opencode", Install: "npm install -g opencode-ai@" + VerifiedVersion}
-
-// Provider implements ports.AgentProvider for opencode. It holds only configuration, so one
-// value serves any number of concurrent steps.
-type Provider struct{ cfg cli.Config }
-
-// New returns the provider; the zero cli.Config inherits awf's environment and default limits.
-func New(cfg cli.Config) *Provider { return &Provider{cfg: cfg} }
-
-// Name implements ports.AgentProvider.
-func (p *Provider) Name() string { return Name }
-
-// Run implements ports.AgentProvider.
-func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
-	return p.cfg.Execute(ctx, spec, req)
+// Spec is opencode for cli.New.
+var Spec = cli.Spec{
+	Name:       Name,
+	Executable: "opencode",
+	Install:    "npm install -g opencode-ai@" + VerifiedVersion,
+	Options:    stepOptions,
+	Unisolated: unisolated,
+	NeedsDir:   needsDir,
+	Plan:       plan,
+	Parse:      parse,
 }
-
-var spec = cli.Spec{Binary: binary, Schema: schema, NeedsDir: needsDir, Plan: plan, Parse: parse}

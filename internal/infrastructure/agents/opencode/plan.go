@@ -9,6 +9,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // quiet keeps opencode off the network for anything but the model; a step may turn any back
@@ -31,13 +32,13 @@ var builtinTools = []string{
 }
 
 // needsDir: a system prompt needs its file even without a proxy.
-func needsDir(v cli.Values) bool { return v.Has("system_prompt") }
+func needsDir(v options.Values) bool { return v.Has("system_prompt") }
 
 // plan builds the command line and, with a proxy or a system prompt, the private config:
 //
 //	opencode run --format json [--model P/M] [--agent A] [extra_args…] -- <prompt>
 //	OPENCODE_CONFIG=<dir>/opencode.json [OPENCODE_PERMISSION=<the same permission set>]
-func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.Plan, error) {
+func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
 	p := cli.Plan{Args: []string{"run", "--format", "json"}, Defaults: quiet, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model", m)
@@ -58,9 +59,6 @@ func plan(req ports.AgentRequest, v cli.Values, dir string, base []string) (cli.
 			cfg["instructions"] = append(asList(cfg["instructions"]), file)
 		}
 		if a != nil {
-			if a.ServerName == "" || a.Command == "" {
-				return p, fault.New(fault.ExecutionAgentSetup, "the proxy attachment of step %q names no server or command", req.Step)
-			}
 			servers, _ := cfg["mcp"].(map[string]any)
 			if servers == nil {
 				servers = map[string]any{}

@@ -1,7 +1,6 @@
 package opencode
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -12,7 +11,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/infrastructure/agents/cli"
-	"github.com/awf-dev/awf/internal/infrastructure/agents/cli/clitest"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 func attach(intercept bool) *ports.ProxyAttachment {
@@ -22,7 +21,7 @@ func attach(intercept bool) *ports.ProxyAttachment {
 
 func planFor(t *testing.T, opts map[string]any, a *ports.ProxyAttachment, base ...string) (cli.Plan, map[string]any) {
 	t.Helper()
-	v, err := schema.Parse(opts)
+	v, err := Spec.Schema().Parse(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +136,7 @@ func TestPrivateConfig(t *testing.T) {
 			!reflect.DeepEqual(cfg["instructions"], []any{"/t/opencode/system-prompt.md"}) {
 			t.Errorf("forced %v cfg %v", p.Forced, cfg)
 		}
-		if !needsDir(cli.Values{"system_prompt": "x"}) || needsDir(cli.Values{}) {
+		if !needsDir(options.Values{"system_prompt": "x"}) || needsDir(options.Values{}) {
 			t.Error("needsDir")
 		}
 	})
@@ -146,7 +145,7 @@ func TestPrivateConfig(t *testing.T) {
 		if err := os.WriteFile(bad, []byte(`{"a":1,}`), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		v, _ := schema.Parse(nil)
+		v, _ := Spec.Schema().Parse(nil)
 		_, err := plan(ports.AgentRequest{Step: "s", Attach: attach(true)}, v, "/t/opencode", []string{"OPENCODE_CONFIG=" + bad})
 		if fault.CodeOf(err) != fault.ExecutionAgentSetup || !strings.Contains(err.Error(), bad) {
 			t.Fatalf("got %v", err)
@@ -168,56 +167,6 @@ func TestPlaceholdersReachTheServerAsWritten(t *testing.T) {
 	}
 }
 
-func TestValidateAndWarn(t *testing.T) {
-	errs := ValidateOptions(map[string]any{"model": "gpt-5", "agnet": "build"})
-	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "did you mean 'agent'?") || !strings.Contains(errs[1].Error(), "provider/model") {
-		t.Errorf("errs = %v", errs)
-	}
-	if IsolationWarning(false) != "" || !strings.Contains(IsolationWarning(true), "MCP servers and plugins") {
-		t.Errorf("warning = %q", IsolationWarning(true))
-	}
-}
-
-// The testdata files are real streams of opencode 1.18.33 against a Chat Completions fake with
-// awf mcp-serve attached: success.jsonl called awf_Read then answered; api_error.jsonl is the
-// fake's 400; unknown_model.jsonl names a provider that does not exist.
-func TestParseRecordedStreams(t *testing.T) {
-	read := func(name string) []byte {
-		b, err := os.ReadFile("testdata/" + name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	tests := []struct {
-		name     string
-		res      cli.Result
-		wantCode string
-		wantText string
-		want     ports.AgentResult
-	}{
-		{name: "success after a tool call", res: cli.Result{Stdout: read("success.jsonl")},
-			want: ports.AgentResult{Output: "FINAL \"     1\\tMARKER-42 secret file content\\n\"", InputTokens: 34, OutputTokens: 8, SessionID: "ses_dfbab57baffeW7Ie12tNgdta09"}},
-		{name: "API error", res: cli.Result{ExitCode: 1, Stdout: read("api_error.jsonl")}, wantCode: fault.ExecutionAgentError,
-			wantText: "APIError: model fail not found", want: ports.AgentResult{SessionID: "ses_dfba7d5e1ffemniF1ykRAhLF4S"}},
-		{name: "unknown provider", res: cli.Result{ExitCode: 1, Stdout: read("unknown_model.jsonl")}, wantCode: fault.ExecutionAgentError,
-			wantText: "UnknownError: Unexpected server error", want: ports.AgentResult{SessionID: "ses_dfba7c26fffeN4T2Qdb61UtEh0"}},
-		{name: "nothing", res: cli.Result{}, wantCode: fault.ExecutionAgentBadOutput},
-		{name: "crash", res: cli.Result{ExitCode: 134, Stderr: "panic: boom"}, wantCode: fault.ExecutionAgentCLIFailed, wantText: "panic: boom"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			out, err := cli.Outcome(Name, tc.res, parse)
-			if fault.CodeOf(err) != tc.wantCode || (err != nil && !strings.Contains(err.Error(), tc.wantText)) {
-				t.Fatalf("want %q containing %q, got %v", tc.wantCode, tc.wantText, err)
-			}
-			if out != tc.want {
-				t.Errorf("result = %+v\nwant     %+v", out, tc.want)
-			}
-		})
-	}
-}
-
 func TestParseKeepsOnlyTheFinalMessage(t *testing.T) {
 	stream := `{"type":"text","sessionID":"s","part":{"messageID":"m1","text":"Let me read it."}}
 {"type":"tool_use","sessionID":"s","part":{"messageID":"m1"}}
@@ -229,27 +178,4 @@ func TestParseKeepsOnlyTheFinalMessage(t *testing.T) {
 	if err != nil || out.Output != "The file says 42.\nDone." || out.InputTokens != 8 || out.OutputTokens != 2 || out.CostUSD != 0.5 {
 		t.Fatalf("%+v %v", out, err)
 	}
-}
-
-func TestRunWithTheProxy(t *testing.T) {
-	h := clitest.New(t)
-	check := h.Watch(Name)
-	out, err := New(h.Config()).Run(context.Background(), h.Request("hi", h.Options("testdata/success.jsonl", nil), h.Attach(true, "Read")))
-	if err != nil || !strings.Contains(out.Output, "MARKER-42") {
-		t.Fatalf("%+v %v", out, err)
-	}
-	rec := h.Read()
-	if rec.Env["OPENCODE_CONFIG"] != filepath.Join(h.TempDir, "opencode", "opencode.json") || rec.Env["OPENCODE_DISABLE_MODELS_FETCH"] != "1" ||
-		!strings.HasPrefix(rec.Env["OPENCODE_PERMISSION"], `{"*":"deny"`) {
-		t.Errorf("env = %v", rec.Env)
-	}
-	if !strings.Contains(rec.Files["opencode/opencode.json"], `"awf_*": "allow"`) {
-		t.Errorf("private files = %v", rec.Files)
-	}
-	check()
-}
-
-func TestRunCancelKillsTheGroup(t *testing.T) {
-	h := clitest.New(t)
-	h.CheckCancel(New(h.Config()), h.Attach(true, "Read"))
 }

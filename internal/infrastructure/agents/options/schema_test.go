@@ -1,4 +1,4 @@
-package cli
+package options
 
 import (
 	"reflect"
@@ -10,11 +10,15 @@ import (
 
 var testSchema = Schema{
 	Provider: "fake",
-	Options: append(Common(false),
-		Option{Name: "mode", Kind: KindString, Choices: []string{"fast", "slow"}, Example: "mode: fast"},
-		Option{Name: "budget", Kind: KindNumber, Example: "a number"},
-		Option{Name: "strict", Kind: KindBool, Example: "true"},
-	),
+	Options: []Option{
+		{Name: "model", Kind: KindString, Check: NonEmpty, Example: "a model name"},
+		{Name: "binary", Kind: KindString, Check: NonEmpty, Example: "a path"},
+		{Name: "extra_args", Kind: KindStrings, Example: "a list"},
+		{Name: "env", Kind: KindEnv, Example: "a mapping"},
+		{Name: "mode", Kind: KindString, Choices: []string{"fast", "slow"}, Example: "mode: fast"},
+		{Name: "budget", Kind: KindNumber, Example: "a number"},
+		{Name: "strict", Kind: KindBool, Example: "true"},
+	},
 	Unsupported: map[string]string{"system_prompt": "write the instructions into the prompt"},
 }
 
@@ -69,14 +73,14 @@ func TestSchemaValidate(t *testing.T) {
 
 func TestSchemaParseNormalises(t *testing.T) {
 	v, err := testSchema.Parse(map[string]any{
-		"model": "m", "extra_args": []any{"--a"}, "env": map[string]any{"N": int64(2), "F": 0.5, "B": true},
+		"model": "m", "extra_args": []any{"--a"}, "env": map[string]any{"N": int64(2), "F": 0.5, "G": 1.25, "B": true},
 		"budget": int64(3), "strict": true,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if v.String("model") != "m" || !reflect.DeepEqual(v.Strings("extra_args"), []string{"--a"}) ||
-		!reflect.DeepEqual(v.Env("env"), map[string]string{"N": "2", "F": "0.5", "B": "true"}) {
+		!reflect.DeepEqual(v.Env("env"), map[string]string{"N": "2", "F": "0.5", "G": "1.25", "B": "true"}) {
 		t.Errorf("values = %#v", v)
 	}
 	if n, ok := v.Number("budget"); !ok || n != 3 {

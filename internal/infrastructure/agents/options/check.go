@@ -1,15 +1,20 @@
-package cli
+package options
 
 import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
+// isolationHint is the way out of the UNSUPPORTED_PROVIDER warning.
+const isolationHint = "set intercept_builtins: false to silence this if the CLI's own tools are acceptable here, " +
+	"or use a provider awf can isolate (" + workflow.ProviderClaude + ", " + workflow.ProviderGemini + ")"
+
 // CheckSteps validates every agent step of wf that uses provider: each option problem becomes
-// an error at the option's key (or value, for a bad value), and a step whose proxy cannot be
-// fully isolated on this CLI gets the USER.MCP_PROXY.UNSUPPORTED_PROVIDER warning naming what
-// remains. Provider packages wrap it into a validate.Check-shaped CheckWorkflow.
-func CheckSteps(wf *workflow.Workflow, provider string, validate func(map[string]any) []OptionError, isolation func(intercept bool) string) fault.Diagnostics {
+// an error at the option's key (or value, for a bad value). When isolation is given, a step
+// whose proxy cannot be fully isolated on this provider gets the
+// USER.MCP_PROXY.UNSUPPORTED_PROVIDER warning naming what remains. Providers wrap it into a
+// validate.Check-shaped CheckWorkflow.
+func CheckSteps(wf *workflow.Workflow, provider string, validate func(map[string]any) []Problem, isolation func(intercept bool) string) fault.Diagnostics {
 	var ds fault.Diagnostics
 	if wf == nil {
 		return ds
@@ -26,10 +31,10 @@ func CheckSteps(wf *workflow.Workflow, provider string, validate func(map[string
 			}
 			ds.Errorf(pos, p.Err.Code, p.Err.Hint, "step %q: %s", name, p.Err.Message)
 		}
-		if px := st.Agent().MCPProxy; px != nil && px.Enable {
+		if px := st.Agent().MCPProxy; px != nil && px.Enable && isolation != nil {
 			if w := isolation(px.InterceptBuiltins); w != "" {
 				ds.Warnf(px.KeyAt("intercept_builtins"), fault.UserMCPProxyUnsupportedProvider,
-					"set intercept_builtins: false to silence this if the CLI's own tools are acceptable here, or use a provider awf can isolate (claude, gemini)",
+					isolationHint,
 					"step %q: %s", name, w)
 			}
 		}

@@ -106,32 +106,34 @@ func clip(v string) string {
 // back as "E"). In an expanding here-document an empty expansion, ${-+}, placed before that
 // byte keeps it; a quoted one has no such spelling, so the value is refused.
 func dashProof(c Context, v string) (string, bool) {
+	full := c.Line + v
 	var b strings.Builder
-	lineStart := -len(c.Line) // where the current line starts, relative to v
-	for i := 0; i < len(v); i++ {
-		if v[i] >= 0x80 && lineStart <= i-1 && i-lineStart <= len(c.Delimiter) {
-			var line string
-			if lineStart < 0 {
-				line = c.Line + v[:i]
-			} else {
-				line = v[lineStart:i]
-			}
-			if c.StripTabs {
-				line = strings.TrimLeft(line, "\t")
-			}
-			if line != "" && strings.HasPrefix(c.Delimiter, line) {
+	first := lineBody(full, 0, c.StripTabs) // where the current line's compared text starts
+	for j := 0; j < len(full); j++ {
+		ch := full[j]
+		if j >= len(c.Line) {
+			if ch >= 0x80 && j > first && j-first <= len(c.Delimiter) && strings.HasPrefix(c.Delimiter, full[first:j]) {
 				if c.Kind == HeredocLiteral {
 					return "", false
 				}
 				b.WriteString("${-+}")
 			}
+			b.WriteByte(ch)
 		}
-		b.WriteByte(v[i])
-		if v[i] == '\n' {
-			lineStart = i + 1
+		if ch == '\n' {
+			first = lineBody(full, j+1, c.StripTabs)
 		}
 	}
 	return b.String(), true
+}
+
+// lineBody is where the text dash compares with the terminator starts on the line starting at
+// start: after its leading tabs in a <<- document.
+func lineBody(s string, start int, stripTabs bool) int {
+	for stripTabs && start < len(s) && s[start] == '\t' {
+		start++
+	}
+	return start
 }
 
 // ends reports whether placing v would create a line equal to the here-document's terminator.

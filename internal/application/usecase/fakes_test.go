@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 
 	"github.com/awf-dev/awf/internal/application/run"
 	"github.com/awf-dev/awf/internal/application/validate"
@@ -162,13 +161,4 @@ type records struct{}
 
 func (r records) List(_ context.Context, f activity.Filter) ([]activity.Record, error) {
 	return []activity.Record{{RunID: f.RunID, Step: "ask", Tool: "Read", Outcome: activity.OutcomeSuccess, Intent: tool.Intent{Variant: "read"}}}, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if strings.Contains(x, s) {
-			return true
-		}
-	}
-	return false
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
+	"github.com/awf-dev/awf/internal/infrastructure/expr"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
 	"github.com/awf-dev/awf/internal/infrastructure/osenv"
@@ -94,6 +95,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Tracer:           otel.Tracer("awf"),
 		Commands:         shell.Runner{},
 		Prompts:          promptfile.Reader{},
+		Expressions:      expr.Compiler{},
 		Agents:           agentProviders,
 		Files:            privatefs.Files{},
 		Env:              osenv.Env{},

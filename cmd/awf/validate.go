@@ -11,6 +11,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/usecase"
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/infrastructure/expr"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
@@ -70,7 +71,7 @@ func validationService(g *globalFlags) (validate.Service, func(), error) {
 // validationServiceWith validates against a plugin host the caller owns, so `awf run` starts each
 // plugin once for validation and for its agent steps' in-process routers.
 func validationServiceWith(root string, host *plugins.Host) validate.Service {
-	checks := append(providerChecks(), validate.PluginCheck(host))
+	checks := append(providerChecks(), validate.PluginCheck(host), validate.ExpressionCheck(expr.Compiler{}))
 	return validate.Service{Repo: yamlrepo.Repository{Root: root}, Checks: checks}
 }
 

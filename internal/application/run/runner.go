@@ -33,6 +33,8 @@ type Options struct {
 	Agents map[string]ports.AgentProvider
 	// Prompts reads the prompt_file of agent steps.
 	Prompts ports.PromptSource
+	// Expressions compiles the `when` of transitions; a workflow with one needs it.
+	Expressions ports.ExprCompiler
 	// Observer receives the run's events as they happen.
 	Observer Observer
 	RunID    string
@@ -92,7 +94,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	if err := checkExecutors(executors, kinds); err != nil {
 		return nil, err
 	}
-	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID}
+	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: &exprCache{compiler: opts.Expressions}}
 	return &Runner{opts: opts, sched: sched}, nil
 }
 

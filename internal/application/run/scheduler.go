@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -25,6 +26,7 @@ type scheduler struct {
 	tracer    trace.Tracer
 	runID     string
 	events    Observer
+	exprs     *exprCache
 }
 
 // ending is how a walk ended: the run status, the terminal reached, and the run's error.
@@ -68,7 +70,11 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 			}
 			return ending{status: RunError, err: err}
 		}
-		sr.Next = next(st, sr.Status)
+		sr.Next, err = s.next(st, sr.Status, scope, log)
+		if err != nil {
+			s.events.Observe(StepFinished{Step: sr})
+			return ending{status: RunError, err: err}
+		}
 		s.events.Observe(StepFinished{Step: sr})
 		if sr.Next == "" {
 			// A failed step without on_failure ends the run as a failure of that step.
@@ -79,12 +85,37 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 	}
 }
 
-// next is the transition a step takes for its status.
-func next(st *workflow.State, status StepStatus) string {
-	if status == StepFailure {
-		return st.OnFailure
+// next is the state a step goes to: the first of its transitions whose `when` holds (or that
+// has none), checked after success and failure alike, else on_success or on_failure by status.
+// A `when` that cannot be evaluated on this path (it reads a state that has not run) does not
+// hold, as in the reference awf; the log says why.
+func (s *scheduler) next(st *workflow.State, status StepStatus, scope Scope, log *zap.Logger) (string, error) {
+	var vars map[string]any
+	for i, tr := range st.Transitions {
+		if tr.When == "" {
+			return tr.Goto, nil
+		}
+		if vars == nil {
+			vars = scope.Data()
+		}
+		ok, err := s.exprs.holds(tr.When, vars)
+		if err != nil {
+			var ee *ports.ExprError
+			if !errors.As(err, &ee) {
+				return "", Stop(err)
+			}
+			log.Info("transition condition does not hold: it cannot be evaluated here",
+				zap.String("step", st.Name), zap.Int("transition", i), zap.String("when", tr.When), zap.Error(err))
+			continue
+		}
+		if ok {
+			return tr.Goto, nil
+		}
 	}
-	return st.OnSuccess
+	if status == StepFailure {
+		return st.OnFailure, nil
+	}
+	return st.OnSuccess, nil
 }
 
 // end runs a state that ends the run and turns its End into the run's ending.

@@ -42,6 +42,8 @@ type RunPorts struct {
 	Commands     ports.CommandRunner
 	// Prompts reads agent steps' prompt_file, bounded and cancellable.
 	Prompts ports.PromptSource
+	// Expressions compiles transitions' `when`.
+	Expressions ports.ExprCompiler
 	// Agents are the agent providers by name, logging to the run's logger.
 	Agents    func(*zap.Logger) map[string]ports.AgentProvider
 	Files     ports.PrivateFiles
@@ -147,16 +149,17 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 	}
 	obs := u.View.Started(rep.Workflow.Name, runID)
 	runner, err := run.New(run.Options{
-		Logger:   logger,
-		Tracer:   u.Tracer,
-		Commands: u.Commands,
-		Agents:   u.Agents(logger),
-		Prompts:  u.Prompts,
-		Environ:  u.Env.Environ(),
-		Proxy:    proxySvc,
-		Observer: obs,
-		RunID:    runID,
-		Dir:      u.Root,
+		Logger:      logger,
+		Tracer:      u.Tracer,
+		Commands:    u.Commands,
+		Agents:      u.Agents(logger),
+		Prompts:     u.Prompts,
+		Expressions: u.Expressions,
+		Environ:     u.Env.Environ(),
+		Proxy:       proxySvc,
+		Observer:    obs,
+		RunID:       runID,
+		Dir:         u.Root,
 	})
 	if err != nil {
 		return err

@@ -42,6 +42,12 @@ const (
 	// UserEnvMissing: a variable the workflow's `env:` requires is unset or empty when the run starts.
 	UserEnvMissing = "USER.ENV.MISSING"
 
+	// USER.EXPR
+	// UserExprInvalid: a `when` expression that does not compile (syntax, unknown name, not a condition).
+	UserExprInvalid = "USER.EXPR.INVALID"
+	// UserExprUnknownReference: an expression reading a state or input the workflow does not have.
+	UserExprUnknownReference = "USER.EXPR.UNKNOWN_REFERENCE"
+
 	// USER.INPUT
 	UserInputDuplicateName  = "USER.INPUT.DUPLICATE_NAME"
 	UserInputInvalidDefault = "USER.INPUT.INVALID_DEFAULT"
@@ -142,9 +148,11 @@ const (
 	UserWorkflowInvalidTimeout = "USER.WORKFLOW.INVALID_TIMEOUT"
 	UserWorkflowInvalidValue   = "USER.WORKFLOW.INVALID_VALUE"
 	// UserWorkflowKeyNotAllowed: a real key, on the wrong state type
-	UserWorkflowKeyNotAllowed    = "USER.WORKFLOW.KEY_NOT_ALLOWED"
-	UserWorkflowMissingCommand   = "USER.WORKFLOW.MISSING_COMMAND"
-	UserWorkflowMissingInitial   = "USER.WORKFLOW.MISSING_INITIAL"
+	UserWorkflowKeyNotAllowed  = "USER.WORKFLOW.KEY_NOT_ALLOWED"
+	UserWorkflowMissingCommand = "USER.WORKFLOW.MISSING_COMMAND"
+	UserWorkflowMissingInitial = "USER.WORKFLOW.MISSING_INITIAL"
+	// UserWorkflowMissingGoto: an entry of `transitions:` without `goto`.
+	UserWorkflowMissingGoto      = "USER.WORKFLOW.MISSING_GOTO"
 	UserWorkflowMissingName      = "USER.WORKFLOW.MISSING_NAME"
 	UserWorkflowMissingStateType = "USER.WORKFLOW.MISSING_STATE_TYPE"
 	// UserWorkflowNotFound: no workflow by that name or path

@@ -69,6 +69,8 @@ func stateHasKey(s *State, key string) bool {
 		return s.OnSuccess != ""
 	case "on_failure":
 		return s.OnFailure != ""
+	case "transitions":
+		return len(s.Transitions) > 0
 	}
 	return false
 }

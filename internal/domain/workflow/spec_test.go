@@ -39,10 +39,10 @@ func TestStateKeysByKind(t *testing.T) {
 		t    StateType
 		want []string
 	}{
-		{StateCommand, []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure"}},
-		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure"}},
+		{StateCommand, []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions"}},
+		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure", "transitions"}},
 		{StateTerminal, []string{"type", "description", "status", "message"}},
-		{"", []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "provider", "prompt", "prompt_file", "options", "mcp_proxy", "status", "message"}},
+		{"", []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions", "provider", "prompt", "prompt_file", "options", "mcp_proxy", "status", "message"}},
 	}
 	for _, tc := range tests {
 		if got := StateKeys(tc.t); !reflect.DeepEqual(got, tc.want) {

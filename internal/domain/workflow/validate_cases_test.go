@@ -195,6 +195,21 @@ func TestValidateCases(t *testing.T) {
 			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@5:3", `^command of state "build" refers`, "declare it under `inputs:` with `- name: zzz`"}}},
 		{"an unknown state alone", func(w *Workflow) { w.States["build"].Command().Command = "{{.states.nope}}" },
 			[]diag{{"USER.TEMPLATE.UNKNOWN_STATE@5:3", `^command of state "build" refers to unknown state "nope" (.states.nope)`, ""}}},
+		{"transitions: a missing goto, an unknown target, and a default entry replacing on_success", func(w *Workflow) {
+			b := w.States["build"]
+			b.OnSuccess = ""
+			b.Transitions = []Transition{{When: "x"}, {When: "y", Goto: "dnoe"}, {Goto: "ask"}}
+			wrote(b, "transitions[0]", p(20, 7), p(20, 7))
+			wrote(b, "transitions[1].goto", p(22, 9), p(22, 15))
+		}, []diag{
+			{"USER.WORKFLOW.MISSING_GOTO@20:7", `entry 1 of transitions of state "build" has no goto`, "add `goto: <state>`"},
+			{"USER.WORKFLOW.UNKNOWN_TARGET@22:15", `transitions[1].goto of state "build" names unknown state "dnoe"`, "did you mean 'done'?"},
+		}},
+		{"a conditional transition alone does not replace on_success", func(w *Workflow) {
+			b := w.States["build"]
+			b.OnSuccess = ""
+			b.Transitions = []Transition{{When: "x", Goto: "ask"}}
+		}, []diag{{"USER.WORKFLOW.NO_EXIT@5:3", `state "build" has no on_success`, ""}}},
 		{"a value after a backslash in a command", func(w *Workflow) { w.States["build"].Command().Command = "echo ok\necho \\{{.inputs.target}}" },
 			[]diag{{"USER.TEMPLATE.SHELL_PLACE@5:3", `line 2, column 7 of command of state "build": a value right after a backslash`, "rewrite the shell text around it"}}},
 		{"raw in a command is a warning", func(w *Workflow) { w.States["build"].Command().Command = "echo {{raw .inputs.target}}" },

@@ -31,7 +31,7 @@ func (v *validator) edges(s *State) []string {
 		return nil
 	}
 	var out []string
-	for _, t := range []string{s.OnSuccess, s.OnFailure} {
+	for _, t := range s.targets() {
 		if t != "" && v.w.States[t] != nil {
 			out = append(out, t)
 		}
@@ -43,10 +43,10 @@ func (v *validator) edges(s *State) []string {
 // states that already carry a more precise error (no type, no on_success, a dangling target),
 // so one mistake is not reported twice.
 func (v *validator) settled(s *State) bool {
-	if s.Ends() || NewSpec(s.Type) == nil || s.OnSuccess == "" {
+	if s.Ends() || NewSpec(s.Type) == nil || (s.OnSuccess == "" && !s.alwaysMoves()) {
 		return true
 	}
-	for _, t := range []string{s.OnSuccess, s.OnFailure} {
+	for _, t := range s.targets() {
 		if t != "" && v.w.States[t] == nil {
 			return true
 		}

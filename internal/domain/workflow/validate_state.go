@@ -97,7 +97,17 @@ func (v *validator) transitions(s *State) {
 		v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowUnknownTarget, DidYouMean(t.target, v.stateNames),
 			"%s of state %q names unknown state %q", t.key, s.Name, t.target)
 	}
-	if s.OnSuccess != "" || NewSpec(s.Type) == nil {
+	for i, tr := range s.Transitions {
+		key := fmt.Sprintf("transitions[%d]", i)
+		switch {
+		case tr.Goto == "":
+			v.ds.Errorf(s.ValueAt(key), fault.UserWorkflowMissingGoto, "add `goto: <state>` to the entry", "entry %d of transitions of state %q has no goto", i+1, s.Name)
+		case v.w.States[tr.Goto] == nil:
+			v.ds.Errorf(s.ValueAt(key+".goto"), fault.UserWorkflowUnknownTarget, DidYouMean(tr.Goto, v.stateNames),
+				"transitions[%d].goto of state %q names unknown state %q", i, s.Name, tr.Goto)
+		}
+	}
+	if s.OnSuccess != "" || s.alwaysMoves() || NewSpec(s.Type) == nil {
 		return
 	}
 	pos, msg := s.Pos, fmt.Sprintf("state %q has no on_success: the run cannot go on after it", s.Name)
@@ -105,4 +115,23 @@ func (v *validator) transitions(s *State) {
 		pos, msg = s.ValueAt("on_success"), fmt.Sprintf("on_success of state %q is empty", s.Name)
 	}
 	v.ds.Errorf(pos, fault.UserWorkflowNoExit, "add `on_success: <state>` or make it a terminal state (`type: terminal`)", "%s", msg)
+}
+
+// alwaysMoves reports whether a transition without `when` makes the state always go on.
+func (s *State) alwaysMoves() bool {
+	for _, tr := range s.Transitions {
+		if tr.When == "" && tr.Goto != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// targets are every state s may go to next: on_success, on_failure and each transition.
+func (s *State) targets() []string {
+	out := []string{s.OnSuccess, s.OnFailure}
+	for _, tr := range s.Transitions {
+		out = append(out, tr.Goto)
+	}
+	return out
 }

@@ -87,6 +87,10 @@ type State struct {
 	Timeout   time.Duration
 	OnSuccess string
 	OnFailure string
+	// Transitions are checked in order after the step, on success and on failure alike; the
+	// first whose When holds (or that has none) gives the next state. Without a match the run
+	// follows OnSuccess or OnFailure.
+	Transitions []Transition
 
 	// Spec holds what only this kind of state has: *CommandSpec, *AgentSpec, *TerminalSpec, or
 	// *UnknownSpec for a state whose type is missing or unknown. A known-type state built in code
@@ -145,4 +149,11 @@ func (s IntentSettings) Allows(v tool.Variant) bool {
 		}
 	}
 	return false
+}
+
+// Transition is one entry of a state's `transitions:`. When is an expression in the language of
+// the reference awf (expr-lang), compiled at validate time; empty means always.
+type Transition struct {
+	When string
+	Goto string
 }

@@ -186,6 +186,8 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 			s.OnSuccess = l.str(f.v, "on_success")
 		case "on_failure":
 			s.OnFailure = l.str(f.v, "on_failure")
+		case "transitions":
+			s.Transitions = l.transitions(f.v, spm)
 		default:
 			l.specKey(specs.owner(f.key), f, spm)
 		}
@@ -286,4 +288,35 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// transitionKeys are the keys of one `transitions:` entry.
+var transitionKeys = []string{"when", "goto"}
+
+// transitions decodes `transitions: [{when: <expr>, goto: <state>}, …]`, recording where each
+// entry, its when and its goto are written.
+func (l *loader) transitions(n *yaml.Node, pm posMaps) []workflow.Transition {
+	items, _ := l.sequence(n, "transitions", "`- when: 'states.test.ExitCode == 0'` with `goto: deploy` below it")
+	out := make([]workflow.Transition, 0, len(items))
+	for i, item := range items {
+		path := fmt.Sprintf("transitions[%d]", i)
+		l.record(pm, path, item, item)
+		var tr workflow.Transition
+		entries, _ := l.mapping(item, fmt.Sprintf("transition #%d", i+1), "`- when: 'states.test.ExitCode == 0'`")
+		for _, e := range entries {
+			if !contains(transitionKeys, e.key) {
+				l.unknownKey(e, fault.UserWorkflowUnknownKey, "in a transition", transitionKeys)
+				continue
+			}
+			l.record(pm, path+"."+e.key, e.k, e.v)
+			switch e.key {
+			case "when":
+				tr.When = l.str(e.v, "when")
+			case "goto":
+				tr.Goto = l.str(e.v, "goto")
+			}
+		}
+		out = append(out, tr)
+	}
+	return out
 }

@@ -1,0 +1,75 @@
+package validate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// ExpressionCheck compiles every `when` of every state at validate time, so a run never meets
+// an expression that does not compile, and checks the states and inputs each one reads: an
+// expression about a state that does not exist would silently never hold.
+func ExpressionCheck(c ports.ExprCompiler) Check {
+	return func(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
+		var ds fault.Diagnostics
+		if wf == nil {
+			return ds
+		}
+		inputs := make([]string, 0, len(wf.Inputs))
+		for _, in := range wf.Inputs {
+			inputs = append(inputs, in.Name)
+		}
+		for _, name := range wf.Order {
+			st := wf.States[name]
+			if st == nil {
+				continue
+			}
+			for i, tr := range st.Transitions {
+				if tr.When == "" {
+					continue
+				}
+				where := fmt.Sprintf("transitions[%d].when of state %q", i, st.Name)
+				pos := st.ValueAt(fmt.Sprintf("transitions[%d].when", i))
+				e, err := c.Compile(tr.When, ports.ExprBool)
+				if err != nil {
+					var ee *ports.ExprError
+					msg := err.Error()
+					if errors.As(err, &ee) && ee.Line > 0 {
+						msg = fmt.Sprintf("line %d, column %d: %s", ee.Line, ee.Column, ee.Message)
+					}
+					ds.Errorf(pos, fault.UserExprInvalid, "expressions read states.NAME.ExitCode|Output|…, inputs.NAME, env.NAME and workflow.name, e.g. `states.test.ExitCode == 0`",
+						"%s does not compile: %s", where, msg)
+					continue
+				}
+				for _, r := range e.Refs() {
+					refCheck(&ds, pos, where, r, wf, inputs)
+				}
+			}
+		}
+		return ds
+	}
+}
+
+// refCheck reports a reference to a state or input the workflow does not declare.
+func refCheck(ds *fault.Diagnostics, pos fault.Position, where string, r ports.ExprRef, wf *workflow.Workflow, inputs []string) {
+	if len(r.Path) < 2 {
+		return
+	}
+	switch r.Path[0] {
+	case "states":
+		if wf.States[r.Path[1]] == nil {
+			ds.Errorf(pos, fault.UserExprUnknownReference, workflow.DidYouMean(r.Path[1], wf.Order),
+				"%s reads state %q, which the workflow does not have", where, r.Path[1])
+		}
+	case "inputs":
+		if !slices.Contains(inputs, r.Path[1]) {
+			ds.Errorf(pos, fault.UserExprUnknownReference, workflow.DidYouMean(r.Path[1], inputs),
+				"%s reads input %q, which the workflow does not declare", where, r.Path[1])
+		}
+	}
+}

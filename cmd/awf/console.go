@@ -18,9 +18,16 @@ func (o *textObserver) Observe(e run.Event) {
 	switch e := e.(type) {
 	case run.StepStarted:
 		fmt.Fprintf(o.out, "▶ %s (%s)\n", e.Name, e.Kind)
+	case run.StepRetrying:
+		fmt.Fprintf(o.out, "↻ %s attempt %d of %d failed: %s; again in %s\n", e.Name, e.Attempt, e.Of, firstLine(e.Error), e.Wait.Round(time.Millisecond))
 	case run.StepFinished:
 		o.stepFinished(e.Step)
 	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
 }
 
 func (o *textObserver) stepFinished(r run.StepResult) {
@@ -29,6 +36,9 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 		mark = "✗"
 	}
 	line := fmt.Sprintf("%s %s %s in %s", mark, r.Name, r.Status, r.Duration.Round(time.Millisecond))
+	if r.Attempts > 1 {
+		line += fmt.Sprintf(" after %d attempts", r.Attempts)
+	}
 	if r.Status != run.StepSuccess && r.Error != "" {
 		line += ": " + r.Error
 	}

@@ -100,3 +100,24 @@ states:
 		t.Errorf("exit %d, want 1", r.code)
 	}
 }
+
+// TestRetryThroughTheBinary: a command failing twice succeeds on its third attempt; each retry
+// shows on the terminal and in the JSON summary.
+func TestRetryThroughTheBinary(t *testing.T) {
+	dir := project(t, map[string]string{"flaky.yaml": `name: flaky
+states:
+  initial: a
+  a:
+    type: command
+    command: 'n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n > count; test $n -ge 3'
+    retry: {max_attempts: 3, initial_delay: 10ms, backoff: linear}
+    on_success: done
+  done:
+    type: terminal
+`})
+	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+	r := awf(t, dir, env, "run", "flaky")
+	if r.code != 0 || !contains(r.stdout, "↻ a attempt 1 of 3 failed: exit code 1; again in 10ms", "↻ a attempt 2 of 3 failed: exit code 1; again in 20ms", "✓ a success", "after 3 attempts") {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -32,6 +32,8 @@ type StepResult struct {
 	Next     string        `json:"next,omitempty"`
 	// Tools summarises the step's tool calls through awf's proxy, by tool, variant and outcome.
 	Tools string `json:"tools,omitempty"`
+	// Attempts counts the runs of the step when its retry policy ran it more than once.
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // Event is something that happened in a run. The scheduler emits them in order; the Result, the
@@ -50,6 +52,16 @@ type StepStarted struct {
 	Kind string
 }
 
+// StepRetrying says an attempt of a step failed and another follows after Wait.
+type StepRetrying struct {
+	Name     string
+	Attempt  int // the attempt that failed, 1-based
+	Of       int // the policy's max_attempts
+	Wait     time.Duration
+	ExitCode int
+	Error    string
+}
+
 // StepFinished carries the result of a step, with the state the run goes to next.
 type StepFinished struct{ Step StepResult }
 
@@ -63,6 +75,7 @@ type RunFinished struct {
 
 func (RunStarted) event()   {}
 func (StepStarted) event()  {}
+func (StepRetrying) event() {}
 func (StepFinished) event() {}
 func (RunFinished) event()  {}
 

@@ -6,6 +6,7 @@ package run
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -35,6 +36,11 @@ type Options struct {
 	Prompts ports.PromptSource
 	// Expressions compiles the `when` of transitions; a workflow with one needs it.
 	Expressions ports.ExprCompiler
+	// Wait pauses between retry attempts and returns early with ctx's error; nil waits on a
+	// timer. Tests pass one that records the waits instead of sleeping.
+	Wait func(ctx context.Context, d time.Duration) error
+	// Rand draws the jitter of retry waits, uniform in [0, 1); nil uses math/rand/v2.
+	Rand func() float64
 	// Observer receives the run's events as they happen.
 	Observer Observer
 	RunID    string
@@ -94,7 +100,13 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	if err := checkExecutors(executors, kinds); err != nil {
 		return nil, err
 	}
-	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: &exprCache{compiler: opts.Expressions}}
+	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: &exprCache{compiler: opts.Expressions}, wait: opts.Wait, rand: opts.Rand}
+	if sched.wait == nil {
+		sched.wait = sleep
+	}
+	if sched.rand == nil {
+		sched.rand = rand.Float64
+	}
 	return &Runner{opts: opts, sched: sched}, nil
 }
 

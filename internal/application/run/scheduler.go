@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/awf-dev/awf/internal/domain/retry"
+
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
@@ -27,6 +29,20 @@ type scheduler struct {
 	runID     string
 	events    Observer
 	exprs     *exprCache
+	wait      func(ctx context.Context, d time.Duration) error
+	rand      func() float64
+}
+
+// sleep waits d, or less when ctx ends first.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // ending is how a walk ended: the run status, the terminal reached, and the run's error.
@@ -151,15 +167,8 @@ func (s *scheduler) step(ctx context.Context, st *workflow.State, x Executor, sc
 	defer span.End()
 	slog := log.With(zap.String("step", st.Name), zap.String("type", string(st.Type)))
 
-	stepCtx := ctx
-	if st.Timeout > 0 {
-		var cancel context.CancelFunc
-		stepCtx, cancel = context.WithTimeoutCause(ctx, st.Timeout, errStepTimeout)
-		defer cancel()
-	}
 	// Hooks before a step (issue 8) run here, under the step's context.
-	err := s.attempt(stepCtx, st, x, scope, &sr)
-	// Retries (issue 8) decide here, from sr and err, whether to attempt again.
+	err := s.attempts(ctx, st, x, scope, &sr, span, slog)
 	sr.Duration = time.Since(start)
 	if err == nil && ctx.Err() != nil {
 		err = interrupted(ctx.Err())
@@ -177,6 +186,43 @@ func (s *scheduler) step(ctx context.Context, st *workflow.State, x Executor, sc
 		slog.Info("step succeeded", zap.Duration("duration", sr.Duration))
 	}
 	return sr, err
+}
+
+// attempts runs the state until it succeeds or its retry policy gives up, each attempt under
+// its own timeout. Each retry is an event, a log line and a span event.
+func (s *scheduler) attempts(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult, span trace.Span, log *zap.Logger) error {
+	var policy retry.Policy
+	if st.Retry != nil {
+		policy = *st.Retry
+	}
+	for n := 1; ; n++ {
+		err := s.timed(ctx, st, x, scope, sr)
+		if n > 1 {
+			sr.Attempts = n
+		}
+		if err != nil || sr.Status != StepFailure || !policy.ShouldRetry(n, sr.ExitCode) || ctx.Err() != nil {
+			return err
+		}
+		wait := policy.Wait(n, s.rand())
+		s.events.Observe(StepRetrying{Name: st.Name, Attempt: n, Of: policy.Attempts(), Wait: wait, ExitCode: sr.ExitCode, Error: sr.Error})
+		log.Info("step attempt failed; retrying", zap.Int("attempt", n), zap.Int("max_attempts", policy.Attempts()),
+			zap.Duration("wait", wait), zap.Int("exit_code", sr.ExitCode), zap.String("error", sr.Error))
+		span.AddEvent("retry", trace.WithAttributes(attribute.Int("awf.attempt", n), attribute.Int("awf.step.exit_code", sr.ExitCode),
+			attribute.String("awf.retry.wait", wait.String())))
+		if err := s.wait(ctx, wait); err != nil {
+			return interrupted(err)
+		}
+	}
+}
+
+// timed runs one attempt under the step's timeout.
+func (s *scheduler) timed(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
+	if st.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, st.Timeout, errStepTimeout)
+		defer cancel()
+	}
+	return s.attempt(ctx, st, x, scope, sr)
 }
 
 // attempt executes the state once and folds the Outcome into sr. Its error stops the run.

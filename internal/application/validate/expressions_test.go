@@ -49,7 +49,7 @@ func TestExpressionCheck(t *testing.T) {
 	}
 	a := &workflow.State{Name: "a", Type: workflow.StateCommand, Spec: &workflow.CommandSpec{Command: "x"},
 		Transitions: []workflow.Transition{{When: "syntax"}, {When: "plain"}, {When: "refs"}, {Goto: "a"}, {When: "fine"}, {When: "position"}},
-		ValuePos: map[string]fault.Position{"transitions[0].when": at(1), "transitions[1].when": at(2), "transitions[2].when": at(3), "transitions[5].when": at(6)}}
+		ValuePos:    map[string]fault.Position{"transitions[0].when": at(1), "transitions[1].when": at(2), "transitions[2].when": at(3), "transitions[5].when": at(6)}}
 	wf := &workflow.Workflow{Order: []string{"a", "ghost"}, States: map[string]*workflow.State{"a": a}, Inputs: []workflow.Input{{Name: "n"}}}
 	ds := ExpressionCheck(c)(context.Background(), wf)
 	var got []string

@@ -151,6 +151,8 @@ const (
 	UserWorkflowKeyNotAllowed  = "USER.WORKFLOW.KEY_NOT_ALLOWED"
 	UserWorkflowMissingCommand = "USER.WORKFLOW.MISSING_COMMAND"
 	UserWorkflowMissingInitial = "USER.WORKFLOW.MISSING_INITIAL"
+	// UserWorkflowInvalidRetry: a `retry:` value out of range or of the wrong kind.
+	UserWorkflowInvalidRetry = "USER.WORKFLOW.INVALID_RETRY"
 	// UserWorkflowMissingGoto: an entry of `transitions:` without `goto`.
 	UserWorkflowMissingGoto      = "USER.WORKFLOW.MISSING_GOTO"
 	UserWorkflowMissingName      = "USER.WORKFLOW.MISSING_NAME"

@@ -71,6 +71,8 @@ func stateHasKey(s *State, key string) bool {
 		return s.OnFailure != ""
 	case "transitions":
 		return len(s.Transitions) > 0
+	case "retry":
+		return s.Retry != nil
 	}
 	return false
 }

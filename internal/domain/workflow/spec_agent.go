@@ -8,7 +8,7 @@ import (
 )
 
 // agentStateKeys are the keys of an agent state besides the common ones.
-var agentStateKeys = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure", "transitions"}
+var agentStateKeys = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure", "transitions", "retry"}
 
 // AgentSpec is what an agent state asks of an AI coding agent.
 type AgentSpec struct {

@@ -3,7 +3,7 @@ package workflow
 import "github.com/awf-dev/awf/internal/domain/fault"
 
 // commandStateKeys are the keys of a command state besides the common ones.
-var commandStateKeys = []string{"command", "dir", "timeout", "on_success", "on_failure", "transitions"}
+var commandStateKeys = []string{"command", "dir", "timeout", "on_success", "on_failure", "transitions", "retry"}
 
 // CommandSpec is what a command state runs: a shell command, in a directory.
 type CommandSpec struct {

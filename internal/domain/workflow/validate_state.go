@@ -97,6 +97,12 @@ func (v *validator) transitions(s *State) {
 		v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowUnknownTarget, DidYouMean(t.target, v.stateNames),
 			"%s of state %q names unknown state %q", t.key, s.Name, t.target)
 	}
+	if s.Retry != nil {
+		for _, pr := range s.Retry.Problems() {
+			v.ds.Errorf(s.ValueAt("retry."+pr.Field), fault.UserWorkflowInvalidRetry, "see the retry keys: max_attempts, initial_delay, max_delay, backoff, multiplier, jitter, retryable_exit_codes",
+				"retry of state %q: %s", s.Name, pr.Message)
+		}
+	}
 	for i, tr := range s.Transitions {
 		key := fmt.Sprintf("transitions[%d]", i)
 		switch {

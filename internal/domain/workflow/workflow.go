@@ -4,6 +4,7 @@
 package workflow
 
 import (
+	"github.com/awf-dev/awf/internal/domain/retry"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -87,6 +88,8 @@ type State struct {
 	Timeout   time.Duration
 	OnSuccess string
 	OnFailure string
+	// Retry runs a failed step again by its policy before any transition; nil runs it once.
+	Retry *retry.Policy
 	// Transitions are checked in order after the step, on success and on failure alike; the
 	// first whose When holds (or that has none) gives the next state. Without a match the run
 	// follows OnSuccess or OnFailure.

@@ -188,6 +188,8 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 			s.OnFailure = l.str(f.v, "on_failure")
 		case "transitions":
 			s.Transitions = l.transitions(f.v, spm)
+		case "retry":
+			s.Retry = l.retry(f.v, spm)
 		default:
 			l.specKey(specs.owner(f.key), f, spm)
 		}

@@ -19,32 +19,35 @@ var (
 	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration"}
 )
 
-// timeout reads a Go duration ("30s", "500ms", "1h30m") or a whole number of seconds (120, as
-// the reference awf's workflows write it). A bad one is reported at the value and
-// yields 0; a negative one is kept for validation to report.
-// maxTimeout bounds a step timeout: a week is beyond any step, and larger numbers overflow.
+// maxTimeout bounds a step timeout or a retry delay: a week is beyond any step, and larger
+// numbers overflow.
 const maxTimeout = 7 * 24 * time.Hour
 
-func (l *loader) timeout(n *yaml.Node) time.Duration {
+// timeout reads a step's `timeout`.
+func (l *loader) timeout(n *yaml.Node) time.Duration { return l.duration(n, "timeout") }
+
+// duration reads a Go duration ("30s", "500ms", "1h30m") or a whole number of seconds (120, as
+// the reference awf's workflows write it). A bad one is reported at the value and yields 0.
+func (l *loader) duration(n *yaml.Node, what string) time.Duration {
 	r := l.resolve(n)
 	if isNull(r) {
 		return 0
 	}
 	const hint = "write seconds as a number (120) or a Go duration with a unit, such as 30s, 500ms or 1h30m"
 	if r.Kind != yaml.ScalarNode {
-		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout must be a duration, got %s", kindName(r))
+		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "%s must be a duration, got %s", what, kindName(r))
 		return 0
 	}
 	if secs, err := strconv.ParseInt(r.Value, 10, 64); err == nil {
 		if secs < 0 || secs > int64(maxTimeout/time.Second) {
-			l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout %s is out of range (0 to %d seconds)", r.Value, int64(maxTimeout/time.Second))
+			l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "%s %s is out of range (0 to %d seconds)", what, r.Value, int64(maxTimeout/time.Second))
 			return 0
 		}
 		return time.Duration(secs) * time.Second
 	}
 	d, err := time.ParseDuration(r.Value)
 	if err != nil {
-		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "timeout %q is not a duration", r.Value)
+		l.ds.Errorf(l.pos(n), fault.UserWorkflowInvalidTimeout, hint, "%s %q is not a duration", what, r.Value)
 		return 0
 	}
 	return d

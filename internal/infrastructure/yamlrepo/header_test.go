@@ -95,3 +95,64 @@ func TestTimeoutForms(t *testing.T) {
 		})
 	}
 }
+
+func TestRetryBlock(t *testing.T) {
+	w, ds := loadText(t, `name: r
+states:
+  initial: a
+  a:
+    type: command
+    command: x
+    retry:
+      max_attempts: 4
+      initial_delay: 500ms
+      max_delay: 30
+      backoff: exponential
+      multiplier: 1.5
+      jitter: 0.2
+      retryable_exit_codes: [1, 22]
+    on_success: done
+  done:
+    type: terminal
+`)
+	if ds != "" {
+		t.Fatalf("diagnostics:\n%s", ds)
+	}
+	p := w.States["a"].Retry
+	if p.MaxAttempts != 4 || p.InitialDelay != 500*time.Millisecond || p.MaxDelay != 30*time.Second || p.Backoff != "exponential" ||
+		p.Multiplier != 1.5 || p.Jitter != 0.2 || !reflect.DeepEqual(p.RetryableExitCodes, []int{1, 22}) {
+		t.Errorf("policy %+v", p)
+	}
+}
+
+func TestBadRetryBlock(t *testing.T) {
+	_, ds := loadText(t, `name: r
+states:
+  initial: a
+  a:
+    type: command
+    command: x
+    retry:
+      max_attempts: 0.5
+      initial_delay: soon
+      backoff: fibonacci
+      jitter: 2
+      retries: 3
+      retryable_exit_codes: [x]
+    on_success: done
+  done:
+    type: terminal
+`)
+	for _, want := range []string{
+		"8:21: error: max_attempts must be a whole number",
+		"9:22: error: initial_delay \"soon\" is not a duration",
+		"10:16: error: retry of state \"a\": backoff \"fibonacci\" is not constant, linear or exponential [USER.WORKFLOW.INVALID_RETRY]",
+		"11:15: error: retry of state \"a\": jitter must be between 0.0 and 1.0",
+		"12:7: error: unknown key \"retries\" in retry",
+		"13:30: error: an exit code must be a whole number",
+	} {
+		if !strings.Contains(ds, want) {
+			t.Errorf("missing %q in:\n%s", want, ds)
+		}
+	}
+}

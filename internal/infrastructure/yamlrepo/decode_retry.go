@@ -1,0 +1,67 @@
+package yamlrepo
+
+import (
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/retry"
+)
+
+// retryKeys are the keys of a `retry:` block, with the reference awf's names.
+var retryKeys = []string{"max_attempts", "initial_delay", "max_delay", "backoff", "multiplier", "jitter", "retryable_exit_codes"}
+
+// retry decodes a `retry:` block; values out of range are the policy's to report.
+func (l *loader) retry(n *yaml.Node, pm posMaps) *retry.Policy {
+	p := &retry.Policy{}
+	entries, _ := l.mapping(n, "retry", "`retry: {max_attempts: 3, initial_delay: 1s, backoff: exponential}`")
+	for _, e := range entries {
+		if !contains(retryKeys, e.key) {
+			l.unknownKey(e, fault.UserWorkflowUnknownKey, "in retry", retryKeys)
+			continue
+		}
+		l.record(pm, "retry."+e.key, e.k, e.v)
+		switch e.key {
+		case "max_attempts":
+			p.MaxAttempts = int(l.number(e.v, "max_attempts", true))
+		case "initial_delay":
+			p.InitialDelay = l.duration(e.v, "initial_delay")
+		case "max_delay":
+			p.MaxDelay = l.duration(e.v, "max_delay")
+		case "backoff":
+			p.Backoff = retry.Backoff(l.str(e.v, "backoff"))
+		case "multiplier":
+			p.Multiplier = l.number(e.v, "multiplier", false)
+		case "jitter":
+			p.Jitter = l.number(e.v, "jitter", false)
+		case "retryable_exit_codes":
+			items, _ := l.sequence(e.v, "retryable_exit_codes", "`retryable_exit_codes: [1, 22]`")
+			for _, it := range items {
+				p.RetryableExitCodes = append(p.RetryableExitCodes, int(l.number(it, "an exit code", true)))
+			}
+		}
+	}
+	return p
+}
+
+// number reads a YAML number (a whole one when whole is set); anything else is reported and
+// yields 0, which the policy then reports no further.
+func (l *loader) number(n *yaml.Node, what string, whole bool) float64 {
+	r := l.resolve(n)
+	if r != nil && r.Kind == yaml.ScalarNode && (r.Tag == "!!int" || (!whole && r.Tag == "!!float")) {
+		if f, err := strconv.ParseFloat(r.Value, 64); err == nil && (!whole || f == float64(int64(f))) {
+			return f
+		}
+	}
+	kind := "a number"
+	if whole {
+		kind = "a whole number"
+	}
+	got := "nothing"
+	if r != nil {
+		got = kindName(r)
+	}
+	l.invalid(n, "write "+kind+" without quotes", "%s must be %s, got %s", what, kind, got)
+	return 0
+}

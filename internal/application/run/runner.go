@@ -134,7 +134,8 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	b := &resultBuilder{}
 	events := observers{b, r.opts.Observer}
 	events.Observe(RunStarted{RunID: r.opts.RunID, Workflow: wf.Name})
-	if missing := workflow.MissingEnv(wf, r.opts.Environ); len(missing) > 0 {
+	env := envMap(r.opts.Environ)
+	if missing := workflow.MissingEnv(wf, env); len(missing) > 0 {
 		err := fault.New(fault.UserEnvMissing, "workflow %q needs the environment variables %s, unset or empty here", wf.Name, strings.Join(missing, ", ")).
 			WithHint("set them before the run, e.g. export %s=…", missing[0])
 		events.Observe(RunFinished{Status: RunError, Err: err})
@@ -149,7 +150,7 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	log := r.opts.Logger.With(zap.String("run_id", r.opts.RunID), zap.String("workflow", wf.Name))
 	log.Info("run started")
 
-	scope := NewScope(inputs, envMap(r.opts.Environ), WorkflowInfo{ID: r.opts.RunID, Name: wf.Name})
+	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name})
 	sched := *r.sched
 	sched.events = events
 	end := sched.walk(ctx, wf, scope, log)

@@ -27,7 +27,7 @@ func fill(name, text string, scope Scope, pos fault.Position, shell bool) (strin
 		return text, nil
 	}
 	data := scope.Data()
-	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(shellsafe.Funcs()).Funcs(namespaces(data)).Parse(text)
+	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(namespaces(data)).Parse(text)
 	if err != nil {
 		return "", fault.Wrap(err, fault.UserTemplateSyntax, "template in %s does not parse", name).At(pos)
 	}
@@ -57,9 +57,11 @@ func namespaces(data map[string]any) template.FuncMap {
 
 // Funcs are the template functions workflows may use besides shellsafe's raw. Values in shell
 // code are escaped whatever the author writes; quote is kept for workflows that already use it.
-var Funcs = template.FuncMap{
-	"quote": ShellQuote,
-}
+var Funcs = func() template.FuncMap {
+	fm := shellsafe.Funcs() // raw
+	fm["quote"] = ShellQuote
+	return fm
+}()
 
 // ShellQuote returns s single-quoted for POSIX shells.
 func ShellQuote(s string) string {

@@ -26,21 +26,12 @@ func (v *validator) env() {
 	}
 }
 
-// MissingEnv returns the variables of w.Env that environ (KEY=value entries) does not set, or
-// sets empty, in the order the workflow lists them.
-func MissingEnv(w *Workflow, environ []string) []string {
-	set := make(map[string]bool, len(environ))
-	for _, kv := range environ {
-		for i := 0; i < len(kv); i++ {
-			if kv[i] == '=' {
-				set[kv[:i]] = i+1 < len(kv)
-				break
-			}
-		}
-	}
+// MissingEnv returns the variables of w.Env that env does not set, or sets empty, in the order
+// the workflow lists them.
+func MissingEnv(w *Workflow, env map[string]string) []string {
 	var missing []string
 	for _, name := range w.Env {
-		if !set[name] {
+		if env[name] == "" {
 			missing = append(missing, name)
 		}
 	}

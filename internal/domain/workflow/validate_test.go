@@ -138,7 +138,7 @@ func TestStateKeys(t *testing.T) {
 
 func TestMissingEnv(t *testing.T) {
 	w := &Workflow{Env: []string{"A", "B", "C", "D"}}
-	got := MissingEnv(w, []string{"A=1", "B=", "junk", "D=x=y", "=nothing"})
+	got := MissingEnv(w, map[string]string{"A": "1", "B": "", "D": "x=y", "": "nothing"})
 	if strings.Join(got, ",") != "B,C" {
 		t.Fatalf("missing = %v", got)
 	}

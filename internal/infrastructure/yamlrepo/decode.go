@@ -46,13 +46,8 @@ func copyInto(dst, src posMaps, prefix string) {
 func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 	pm := newPosMaps()
 	w := &workflow.Workflow{File: l.file, States: map[string]*workflow.State{}, Pos: pm.keys, ValuePos: pm.values}
-	entries, _ := l.mapping(root, "the workflow", "`name: review` followed by `states:`")
-	for _, e := range entries {
-		if !contains(topKeys, e.key) {
-			l.unknownKey(e, fault.UserWorkflowUnknownKey, "at the top level", topKeys)
-			continue
-		}
-		l.record(pm, e.key, e.k, e.v)
+	top := block{"the workflow", "`name: review` followed by `states:`", topKeys, fault.UserWorkflowUnknownKey, "at the top level"}
+	l.fields(root, top, pm, "", func(e entry) {
 		switch e.key {
 		case "name":
 			w.Name = l.str(e.v, "name")
@@ -75,7 +70,7 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 		case "states":
 			l.states(w, pm, e)
 		}
-	}
+	})
 	return w
 }
 
@@ -86,13 +81,8 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 		l.record(pm, path, item, item)
 		in := workflow.Input{Type: workflow.InputString, Pos: l.pos(item)}
 		var def *yaml.Node
-		entries, _ := l.mapping(item, fmt.Sprintf("input #%d", i+1), "`- name: target`")
-		for _, e := range entries {
-			if !contains(inputKeys, e.key) {
-				l.unknownKey(e, fault.UserWorkflowUnknownKey, "in an input", inputKeys)
-				continue
-			}
-			l.record(pm, path+"."+e.key, e.k, e.v)
+		b := block{fmt.Sprintf("input #%d", i+1), "`- name: target`", inputKeys, fault.UserWorkflowUnknownKey, "in an input"}
+		l.fields(item, b, pm, path+".", func(e entry) {
 			switch e.key {
 			case "name":
 				in.Name = l.str(e.v, "the input name")
@@ -105,7 +95,7 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 			case "description":
 				in.Description = l.str(e.v, "the input description")
 			}
-		}
+		})
 		if def != nil {
 			in.Default = l.inputDefault(in.Type, def, path+".default")
 		}
@@ -304,20 +294,15 @@ func (l *loader) transitions(n *yaml.Node, pm posMaps) []workflow.Transition {
 		path := fmt.Sprintf("transitions[%d]", i)
 		l.record(pm, path, item, item)
 		var tr workflow.Transition
-		entries, _ := l.mapping(item, fmt.Sprintf("transition #%d", i+1), "`- when: 'states.test.ExitCode == 0'`")
-		for _, e := range entries {
-			if !contains(transitionKeys, e.key) {
-				l.unknownKey(e, fault.UserWorkflowUnknownKey, "in a transition", transitionKeys)
-				continue
-			}
-			l.record(pm, path+"."+e.key, e.k, e.v)
+		b := block{fmt.Sprintf("transition #%d", i+1), "`- when: 'states.test.ExitCode == 0'`", transitionKeys, fault.UserWorkflowUnknownKey, "in a transition"}
+		l.fields(item, b, pm, path+".", func(e entry) {
 			switch e.key {
 			case "when":
 				tr.When = l.str(e.v, "when")
 			case "goto":
 				tr.Goto = l.str(e.v, "goto")
 			}
-		}
+		})
 		out = append(out, tr)
 	}
 	return out

@@ -58,13 +58,8 @@ func (l *loader) duration(n *yaml.Node, what string) time.Duration {
 func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
 	pm := newPosMaps()
 	m := &workflow.MCPProxy{InterceptBuiltins: true, Intent: workflow.DefaultIntent(), Pos: l.pos(e.k), KeyPos: pm.keys, ValuePos: pm.values}
-	entries, _ := l.mapping(e.v, "mcp_proxy", "`mcp_proxy: {enable: true}`")
-	for _, f := range entries {
-		if !contains(proxyKeys, f.key) {
-			l.unknownKey(f, fault.UserMCPProxyUnknownKey, "in mcp_proxy", proxyKeys)
-			continue
-		}
-		l.record(pm, f.key, f.k, f.v)
+	b := block{"mcp_proxy", "`mcp_proxy: {enable: true}`", proxyKeys, fault.UserMCPProxyUnknownKey, "in mcp_proxy"}
+	l.fields(e.v, b, pm, "", func(f entry) {
 		switch f.key {
 		case "enable":
 			m.Enable = l.boolean(f.v, "mcp_proxy.enable", false)
@@ -78,7 +73,7 @@ func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
 		case "intent":
 			l.intent(f.v, pm, &m.Intent)
 		}
-	}
+	})
 	return m, pm
 }
 
@@ -89,13 +84,8 @@ func (l *loader) pluginTools(n *yaml.Node, pm posMaps) ([]workflow.PluginTools, 
 		path := fmt.Sprintf("plugin_tools[%d]", i)
 		l.record(pm, path, item, item)
 		pt := workflow.PluginTools{Pos: l.pos(item)}
-		entries, _ := l.mapping(item, fmt.Sprintf("plugin_tools entry #%d", i+1), "`{plugin: echo, expose: [echo]}`")
-		for _, f := range entries {
-			if !contains(pluginToolKeys, f.key) {
-				l.unknownKey(f, fault.UserMCPProxyUnknownKey, "in a plugin_tools entry", pluginToolKeys)
-				continue
-			}
-			l.record(pm, path+"."+f.key, f.k, f.v)
+		b := block{fmt.Sprintf("plugin_tools entry #%d", i+1), "`{plugin: echo, expose: [echo]}`", pluginToolKeys, fault.UserMCPProxyUnknownKey, "in a plugin_tools entry"}
+		l.fields(item, b, pm, path+".", func(f entry) {
 			switch f.key {
 			case "plugin":
 				pt.Plugin = l.str(f.v, "plugin")
@@ -110,20 +100,15 @@ func (l *loader) pluginTools(n *yaml.Node, pm posMaps) ([]workflow.PluginTools, 
 					pm.values[fmt.Sprintf("%s.expose[%d]", path, j)] = p
 				}
 			}
-		}
+		})
 		out = append(out, pt)
 	}
 	return out, ok
 }
 
 func (l *loader) intent(n *yaml.Node, pm posMaps, s *workflow.IntentSettings) {
-	entries, _ := l.mapping(n, "mcp_proxy.intent", "`intent: {split: true}`")
-	for _, f := range entries {
-		if !contains(intentKeys, f.key) {
-			l.unknownKey(f, fault.UserMCPProxyUnknownKey, "in mcp_proxy.intent", intentKeys)
-			continue
-		}
-		l.record(pm, "intent."+f.key, f.k, f.v)
+	b := block{"mcp_proxy.intent", "`intent: {split: true}`", intentKeys, fault.UserMCPProxyUnknownKey, "in mcp_proxy.intent"}
+	l.fields(n, b, pm, "intent.", func(f entry) {
 		switch f.key {
 		case "split":
 			s.Split = l.boolean(f.v, "intent.split", false)
@@ -140,5 +125,5 @@ func (l *loader) intent(n *yaml.Node, pm posMaps, s *workflow.IntentSettings) {
 		case "require_declaration":
 			s.RequireDeclaration = l.boolean(f.v, "intent.require_declaration", false)
 		}
-	}
+	})
 }

@@ -15,13 +15,8 @@ var retryKeys = []string{"max_attempts", "initial_delay", "max_delay", "backoff"
 // retry decodes a `retry:` block; values out of range are the policy's to report.
 func (l *loader) retry(n *yaml.Node, pm posMaps) *retry.Policy {
 	p := &retry.Policy{}
-	entries, _ := l.mapping(n, "retry", "`retry: {max_attempts: 3, initial_delay: 1s, backoff: exponential}`")
-	for _, e := range entries {
-		if !contains(retryKeys, e.key) {
-			l.unknownKey(e, fault.UserWorkflowUnknownKey, "in retry", retryKeys)
-			continue
-		}
-		l.record(pm, "retry."+e.key, e.k, e.v)
+	b := block{"retry", "`retry: {max_attempts: 3, initial_delay: 1s, backoff: exponential}`", retryKeys, fault.UserWorkflowUnknownKey, "in retry"}
+	l.fields(n, b, pm, "retry.", func(e entry) {
 		switch e.key {
 		case "max_attempts":
 			p.MaxAttempts = int(l.number(e.v, "max_attempts", true))
@@ -41,7 +36,7 @@ func (l *loader) retry(n *yaml.Node, pm posMaps) *retry.Policy {
 				p.RetryableExitCodes = append(p.RetryableExitCodes, int(l.number(it, "an exit code", true)))
 			}
 		}
-	}
+	})
 	return p
 }
 

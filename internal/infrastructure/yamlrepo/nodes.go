@@ -353,3 +353,25 @@ func (l *loader) unknownKey(e entry, code, where string, valid []string) {
 	}
 	l.ds.Errorf(l.pos(e.k), code, hint, "unknown key %q %s", e.key, where)
 }
+
+// block is a mapping with a fixed set of keys, as messages name it.
+type block struct {
+	what, example string // "retry", "`retry: {max_attempts: 3}`"
+	keys          []string
+	code, where   string // how and where an unknown key is reported: "in retry"
+}
+
+// fields reads a mapping of b's keys: an unknown key is reported with a did-you-mean, a known one
+// is recorded at prefix+key and handed to set. ok is as for mapping.
+func (l *loader) fields(n *yaml.Node, b block, pm posMaps, prefix string, set func(e entry)) (ok bool) {
+	entries, ok := l.mapping(n, b.what, b.example)
+	for _, e := range entries {
+		if !contains(b.keys, e.key) {
+			l.unknownKey(e, b.code, b.where, b.keys)
+			continue
+		}
+		l.record(pm, prefix+e.key, e.k, e.v)
+		set(e)
+	}
+	return ok
+}

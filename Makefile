@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate demo clean tools
+.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate refcompare demo clean tools
 
 all: build
 
@@ -47,6 +47,12 @@ MUTATE_PKGS ?= ./internal/domain/... ./internal/application/...
 
 mutate: $(TOOLS)/gremlins ## mutation testing (gremlins, pinned in tools/go.mod), one package at a time; fails under 90 % efficacy or 85 % mutator coverage
 	@sh tools/mutate.sh $(TOOLS)/gremlins $$($(GO) list -f '{{.Dir}}' $(MUTATE_PKGS) | sed 's|^$(CURDIR)/|./|')
+
+REF      ?= /tmp/ref/awf-ref
+FIXTURES ?= /tmp/ref/src/tests/fixtures/workflows
+
+refcompare: build ## the reference awf's fixture workflows through both binaries (REF=<reference binary> FIXTURES=<its tests/fixtures/workflows>)
+	cd tools && $(GO) run ./refcompare -ref $(REF) -awf ../$(AWF) -fixtures $(FIXTURES) -inputs refcompare/inputs.json
 
 fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real session)
 	@set -e; for pkg in $$($(GO) list ./...); do \

@@ -180,4 +180,19 @@ const (
 	// USER.YAML
 	UserYAMLDuplicateKey = "USER.YAML.DUPLICATE_KEY"
 	UserYAMLSyntax       = "USER.YAML.SYNTAX"
+
+	// USER.INPUT: the `validation:` rules of inputs (issue 10).
+	// UserInputInvalidRule: a rule that cannot work: a pattern that does not compile, enum values
+	// of the wrong type, min above max, a rule the input's type has no use for.
+	UserInputInvalidRule = "USER.INPUT.INVALID_RULE"
+	// UserInputPatternMismatch: a value that does not match its input's pattern.
+	UserInputPatternMismatch = "USER.INPUT.PATTERN_MISMATCH"
+	// UserInputNotAllowed: a value that is not one of its input's enum values.
+	UserInputNotAllowed = "USER.INPUT.NOT_ALLOWED"
+	// UserInputOutOfRange: a number below its input's min or above its max.
+	UserInputOutOfRange = "USER.INPUT.OUT_OF_RANGE"
+	// UserInputFileNotFound: a path that does not exist, for an input with file_exists.
+	UserInputFileNotFound = "USER.INPUT.FILE_NOT_FOUND"
+	// UserInputFileExtension: a path without one of its input's file_extension values.
+	UserInputFileExtension = "USER.INPUT.FILE_EXTENSION"
 )

@@ -1,0 +1,138 @@
+package workflow
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+// ruleTypes says which input types each rule applies to. A rule on another type would be
+// ignored by the reference awf without a word; here it is an error, so it cannot look like a
+// check that is not there.
+var ruleTypes = map[string][]InputType{
+	"pattern":        {InputString, InputArray},
+	"enum":           {InputString, InputInteger, InputNumber, InputBoolean, InputArray},
+	"min":            {InputInteger, InputNumber},
+	"max":            {InputInteger, InputNumber},
+	"file_exists":    {InputString, InputArray},
+	"file_extension": {InputString, InputArray},
+}
+
+// inputRules checks an input's `validation:` block: each rule fits the input's type and can
+// work. in.Type is known and not empty.
+func (v *validator) inputRules(path string, in Input) {
+	r := in.Validation
+	if r == nil {
+		return
+	}
+	rp := path + ".validation."
+	at := func(keys ...string) fault.Position { return v.inputPos(in, keys...) }
+	used := map[string]bool{"pattern": r.Pattern != "", "enum": r.Enum != nil, "min": r.Min != nil, "max": r.Max != nil,
+		"file_exists": r.FileExists, "file_extension": r.FileExtension != nil}
+	for _, rule := range []string{"pattern", "enum", "min", "max", "file_exists", "file_extension"} {
+		if used[rule] && !typeIn(in.Type, ruleTypes[rule]) {
+			v.ds.Errorf(at(rp+rule), fault.UserInputInvalidRule, "remove it, or give the input a type it applies to: "+typeList(ruleTypes[rule]),
+				"input %q is %s; validation rule %s applies to %s inputs only", in.Name, Article(in.Type), rule, typeList(ruleTypes[rule]))
+			used[rule] = false
+		}
+	}
+	if used["pattern"] {
+		if _, err := CompilePattern(r.Pattern); err != nil {
+			v.ds.Errorf(at(rp+"pattern"), fault.UserInputInvalidRule, "write a Go (RE2) regular expression, e.g. `pattern: '^v[0-9]+$'`; in YAML, single quotes keep backslashes as written",
+				"the pattern of input %q does not compile: %v", in.Name, err)
+		}
+	}
+	if used["enum"] {
+		v.enumRule(in, rp+"enum")
+	}
+	if used["min"] || used["max"] {
+		v.rangeRule(in, rp)
+	}
+	if used["file_extension"] {
+		for i, e := range r.FileExtension {
+			if strings.Trim(e, ".") == "" || strings.ContainsAny(e, "/\\\x00") {
+				v.ds.Errorf(at(fmt.Sprintf("%sfile_extension[%d]", rp, i), rp+"file_extension"), fault.UserInputInvalidRule, "write extensions such as \".go\" or \".tar.gz\"",
+					"file_extension of input %q lists %q, which is not a file extension", in.Name, e)
+			}
+		}
+	}
+}
+
+func (v *validator) enumRule(in Input, key string) {
+	if len(in.Validation.Enum) == 0 {
+		v.ds.Errorf(v.inputPos(in, key), fault.UserInputInvalidRule, "list the allowed values, e.g. `enum: [dev, staging, prod]`, or remove enum",
+			"enum of input %q lists no values, so no value could pass", in.Name)
+		return
+	}
+	want := in.Type
+	if want == InputArray {
+		want = InputString // the allowed items, as text
+	}
+	for i, e := range in.Validation.Enum {
+		if _, err := InputDefault(want, e); err != nil || e == nil {
+			v.ds.Errorf(v.inputPos(in, fmt.Sprintf("%s[%d]", key, i), key), fault.UserInputInvalidRule, defaultHint(want),
+				"enum value #%d of input %q is %s, not %s", i+1, in.Name, describeValue(e), Article(want))
+		}
+	}
+}
+
+func (v *validator) rangeRule(in Input, rp string) {
+	r := in.Validation
+	ok := true
+	for _, k := range []struct {
+		key string
+		val any
+	}{{"min", r.Min}, {"max", r.Max}} {
+		if k.val == nil {
+			continue
+		}
+		_, isInt := k.val.(int64)
+		if _, isFloat := k.val.(float64); !isInt && (!isFloat || in.Type == InputInteger) {
+			hint := "write a number without quotes, e.g. `" + k.key + ": 10`"
+			v.ds.Errorf(v.inputPos(in, rp+k.key), fault.UserInputInvalidRule, hint, "%s of input %q is %s, not %s", k.key, in.Name, describeValue(k.val), Article(in.Type))
+			ok = false
+		}
+	}
+	if ok && r.Min != nil && r.Max != nil {
+		lo, _ := bound(r.Min)
+		hi, _ := bound(r.Max)
+		if lessThan(r.Max, hi, r.Min, lo) {
+			v.ds.Errorf(v.inputPos(in, rp+"max"), fault.UserInputInvalidRule, "swap them, or correct one",
+				"input %q has min %v above max %v, so no value could pass", in.Name, r.Min, r.Max)
+		}
+	}
+}
+
+// inputPos is where the first of paths that the file records is written, else the input.
+func (v *validator) inputPos(in Input, paths ...string) fault.Position {
+	for _, p := range paths {
+		if pos, ok := v.w.ValuePos[p]; ok {
+			return pos
+		}
+		if pos, ok := v.w.Pos[p]; ok {
+			return pos
+		}
+	}
+	if in.Pos.Valid() {
+		return in.Pos
+	}
+	return v.w.fileStart()
+}
+
+func typeIn(t InputType, list []InputType) bool {
+	for _, x := range list {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func typeList(list []InputType) string {
+	s := make([]string, len(list))
+	for i, t := range list {
+		s[i] = string(t)
+	}
+	return strings.Join(s, ", ")
+}

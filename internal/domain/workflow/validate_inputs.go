@@ -63,7 +63,7 @@ func (v *validator) inputType(path string, in Input) {
 	if in.Type == "" {
 		in.Type = InputString
 	}
-	v.inputRules(path, in)
+	in.Validation = v.inputRules(path, in)
 	if in.Default == nil {
 		return
 	}
@@ -79,9 +79,6 @@ func (v *validator) inputType(path string, in Input) {
 		return
 	}
 	for _, vi := range CheckRules(in, def) {
-		if vi.Code == fault.UserInputInvalidRule {
-			continue // the rule itself is reported where it is written
-		}
 		v.ds.Errorf(w.ValueAt(path+".default"), fault.UserInputInvalidDefault, vi.Hint,
 			"the default of input %q breaks its own validation: %s", in.Name, vi.Msg)
 	}

@@ -20,12 +20,14 @@ var ruleTypes = map[string][]InputType{
 }
 
 // inputRules checks an input's `validation:` block: each rule fits the input's type and can
-// work. in.Type is known and not empty.
-func (v *validator) inputRules(path string, in Input) {
+// work. in.Type is known and not empty. It returns the rules that passed, for checking the
+// default without repeating what is already reported.
+func (v *validator) inputRules(path string, in Input) *InputRules {
 	r := in.Validation
 	if r == nil {
-		return
+		return nil
 	}
+	good := *r
 	rp := path + ".validation."
 	at := func(keys ...string) fault.Position { return v.inputPos(in, keys...) }
 	used := map[string]bool{"pattern": r.Pattern != "", "enum": r.Enum != nil, "min": r.Min != nil, "max": r.Max != nil,
@@ -37,34 +39,45 @@ func (v *validator) inputRules(path string, in Input) {
 			used[rule] = false
 		}
 	}
+	if !used["pattern"] {
+		good.Pattern = ""
+	}
 	if used["pattern"] {
 		if _, err := CompilePattern(r.Pattern); err != nil {
+			good.Pattern = ""
 			v.ds.Errorf(at(rp+"pattern"), fault.UserInputInvalidRule, "write a Go (RE2) regular expression, e.g. `pattern: '^v[0-9]+$'`; in YAML, single quotes keep backslashes as written",
 				"the pattern of input %q does not compile: %v", in.Name, err)
 		}
 	}
-	if used["enum"] {
-		v.enumRule(in, rp+"enum")
+	if !used["enum"] || !v.enumRule(in, rp+"enum") {
+		good.Enum = nil
 	}
+	good.Min, good.Max = nil, nil
 	if used["min"] || used["max"] {
-		v.rangeRule(in, rp)
+		good.Min, good.Max = v.rangeRule(in, rp)
 	}
+	good.FileExtension = nil
 	if used["file_extension"] {
 		for i, e := range r.FileExtension {
 			if strings.Trim(e, ".") == "" || strings.ContainsAny(e, "/\\\x00") {
 				v.ds.Errorf(at(fmt.Sprintf("%sfile_extension[%d]", rp, i), rp+"file_extension"), fault.UserInputInvalidRule, "write extensions such as \".go\" or \".tar.gz\"",
 					"file_extension of input %q lists %q, which is not a file extension", in.Name, e)
+				continue
 			}
+			good.FileExtension = append(good.FileExtension, e)
 		}
 	}
+	return &good
 }
 
-func (v *validator) enumRule(in Input, key string) {
+// enumRule reports enum values that do not fit the input; ok when there are none.
+func (v *validator) enumRule(in Input, key string) (ok bool) {
 	if len(in.Validation.Enum) == 0 {
 		v.ds.Errorf(v.inputPos(in, key), fault.UserInputInvalidRule, "list the allowed values, e.g. `enum: [dev, staging, prod]`, or remove enum",
 			"enum of input %q lists no values, so no value could pass", in.Name)
-		return
+		return false
 	}
+	ok = true
 	want := in.Type
 	if want == InputArray {
 		want = InputString // the allowed items, as text
@@ -73,35 +86,39 @@ func (v *validator) enumRule(in Input, key string) {
 		if _, err := InputDefault(want, e); err != nil || e == nil {
 			v.ds.Errorf(v.inputPos(in, fmt.Sprintf("%s[%d]", key, i), key), fault.UserInputInvalidRule, defaultHint(want),
 				"enum value #%d of input %q is %s, not %s", i+1, in.Name, describeValue(e), Article(want))
-		}
-	}
-}
-
-func (v *validator) rangeRule(in Input, rp string) {
-	r := in.Validation
-	ok := true
-	for _, k := range []struct {
-		key string
-		val any
-	}{{"min", r.Min}, {"max", r.Max}} {
-		if k.val == nil {
-			continue
-		}
-		_, isInt := k.val.(int64)
-		if _, isFloat := k.val.(float64); !isInt && (!isFloat || in.Type == InputInteger) {
-			hint := "write a number without quotes, e.g. `" + k.key + ": 10`"
-			v.ds.Errorf(v.inputPos(in, rp+k.key), fault.UserInputInvalidRule, hint, "%s of input %q is %s, not %s", k.key, in.Name, describeValue(k.val), Article(in.Type))
 			ok = false
 		}
 	}
-	if ok && r.Min != nil && r.Max != nil {
-		lo, _ := bound(r.Min)
-		hi, _ := bound(r.Max)
-		if lessThan(r.Max, hi, r.Min, lo) {
+	return ok
+}
+
+// rangeRule reports a min or max that does not fit the input, or min above max, and returns
+// the bounds that are fine.
+func (v *validator) rangeRule(in Input, rp string) (lo, hi any) {
+	r := in.Validation
+	fits := func(key string, val any) any {
+		if val == nil {
+			return nil
+		}
+		_, isInt := val.(int64)
+		if _, isFloat := val.(float64); isInt || (isFloat && in.Type == InputNumber) {
+			return val
+		}
+		v.ds.Errorf(v.inputPos(in, rp+key), fault.UserInputInvalidRule, "write a number without quotes, e.g. `"+key+": 10`",
+			"%s of input %q is %s, not %s", key, in.Name, describeValue(val), Article(in.Type))
+		return nil
+	}
+	lo, hi = fits("min", r.Min), fits("max", r.Max)
+	if lo != nil && hi != nil {
+		l, _ := bound(lo)
+		h, _ := bound(hi)
+		if lessThan(hi, h, lo, l) {
 			v.ds.Errorf(v.inputPos(in, rp+"max"), fault.UserInputInvalidRule, "swap them, or correct one",
-				"input %q has min %v above max %v, so no value could pass", in.Name, r.Min, r.Max)
+				"input %q has min %v above max %v, so no value could pass", in.Name, lo, hi)
+			return nil, nil
 		}
 	}
+	return lo, hi
 }
 
 // inputPos is where the first of paths that the file records is written, else the input.

@@ -195,4 +195,12 @@ const (
 	UserInputFileNotFound = "USER.INPUT.FILE_NOT_FOUND"
 	// UserInputFileExtension: a path without one of its input's file_extension values.
 	UserInputFileExtension = "USER.INPUT.FILE_EXTENSION"
+
+	// USER.TEMPLATE: what awf validate finds in a template that parses but would fail at run time.
+	// UserTemplateUnknownFunction: a name in function position that is neither a function nor a namespace.
+	UserTemplateUnknownFunction = "USER.TEMPLATE.UNKNOWN_FUNCTION"
+	// UserTemplateBadCall: a function with the wrong count of arguments, arguments given to a value, call, an undefined {{template}}.
+	UserTemplateBadCall = "USER.TEMPLATE.BAD_CALL"
+	// UserTemplateTypeMismatch: eq, lt… comparing values Go templates refuse to compare (text with a number, lists).
+	UserTemplateTypeMismatch = "USER.TEMPLATE.TYPE_MISMATCH"
 )

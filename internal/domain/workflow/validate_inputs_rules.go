@@ -84,7 +84,7 @@ func (v *validator) enumRule(in Input, key string) (ok bool) {
 	}
 	for i, e := range in.Validation.Enum {
 		if _, err := InputDefault(want, e); err != nil || e == nil {
-			v.ds.Errorf(v.inputPos(in, fmt.Sprintf("%s[%d]", key, i), key), fault.UserInputInvalidRule, defaultHint(want),
+			v.ds.Errorf(v.inputPos(in, fmt.Sprintf("%s[%d]", key, i), key), fault.UserInputInvalidRule, "list "+string(want)+" values, as the input's values are; numbers and booleans without quotes",
 				"enum value #%d of input %q is %s, not %s", i+1, in.Name, describeValue(e), Article(want))
 			ok = false
 		}

@@ -103,7 +103,11 @@ func ParseInputText(t InputType, text string) (any, error) {
 		}
 		return nil, valueErr("use true or false (yes/no and 1/0 are accepted too)", "%s is not a boolean", quoteValue(text))
 	case InputArray:
-		return parseList(s)
+		l, err := parseList(s)
+		if err != nil {
+			return nil, err
+		}
+		return l, nil
 	}
 	return text, nil
 }
@@ -179,7 +183,10 @@ func InputDefault(t InputType, v any) (any, error) {
 	case InputArray:
 		switch l := v.(type) {
 		case []any:
-			return checkItems(l)
+			if l, err := checkItems(l); err == nil {
+				return l, nil
+			}
+			return nil, valueErr(fmt.Sprintf("give at most %d items", MaxInputItems), "the default list has %d items", len(l))
 		case InputList:
 			return l, nil
 		}

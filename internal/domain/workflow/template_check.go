@@ -323,12 +323,25 @@ func (c *checker) arg(n parse.Node, dot []string, vars map[string][]string) valu
 	case *parse.BoolNode:
 		return value{kind: KindBool}
 	case *parse.NumberNode:
-		if n.IsInt {
-			return value{kind: KindInt}
-		}
-		return value{kind: KindFloat}
+		return value{kind: numberKind(n)}
 	}
 	return value{}
+}
+
+// numberKind is the kind text/template gives a number constant: a float when written with a
+// point, an exponent or a hex 'p' (1.0 is a float, though integral), else an integer; a rune
+// constant ('a') is an integer.
+func numberKind(n *parse.NumberNode) string {
+	hexInt := strings.HasPrefix(strings.ToLower(strings.TrimLeft(n.Text, "+-")), "0x") && !strings.ContainsAny(n.Text, "pP")
+	switch {
+	case n.IsFloat && !hexInt && !strings.HasPrefix(n.Text, "'") && strings.ContainsAny(n.Text, ".eEpP"):
+		return KindFloat
+	case n.IsInt:
+		return KindInt
+	case n.IsFloat:
+		return KindFloat
+	}
+	return ""
 }
 
 func arityText(a Arity) string {

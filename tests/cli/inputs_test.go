@@ -39,7 +39,7 @@ states:
     type: command
     command: 'echo "env={{.inputs.env}} v={{.inputs.version}} r={{.inputs.replicas}} ratio={{.inputs.ratio}} files={{.inputs.files}} n={{len .inputs.files}} dry={{.inputs.dry}}"'
     transitions:
-      - when: 'len(inputs.files) > 1 && inputs.ratio > 0.7'
+      - when: 'len(inputs.files) > 1 && inputs.ratio > 0.7 && "b.md" in inputs.files'
         goto: many
     on_success: done
   many:

@@ -54,9 +54,8 @@ func (v *validator) inputs() {
 }
 
 func (v *validator) inputType(path string, in Input) {
-	w := v.w
 	if !KnownInputType(in.Type) {
-		v.ds.Errorf(w.ValueAt(path+".type"), fault.UserInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
+		v.ds.Errorf(v.inputPos(in, path+".type"), fault.UserInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
 			"input %q has unknown type %q: awf inputs are %s", in.Name, in.Type, strings.Join(inputTypeNames, ", "))
 		return // neither the default nor the rules can be judged against a type that does not exist
 	}
@@ -71,15 +70,15 @@ func (v *validator) inputType(path string, in Input) {
 	if err != nil {
 		var ve *InputValueError
 		if errors.As(err, &ve) && !ve.Mismatch {
-			v.ds.Errorf(w.ValueAt(path+".default"), fault.UserInputInvalidDefault, ve.Hint, "the default of input %q cannot be used: %s", in.Name, ve.Msg)
+			v.ds.Errorf(v.inputPos(in, path+".default"), fault.UserInputInvalidDefault, ve.Hint, "the default of input %q cannot be used: %s", in.Name, ve.Msg)
 			return
 		}
-		v.ds.Errorf(w.ValueAt(path+".default"), fault.UserInputInvalidDefault, defaultHint(in.Type),
+		v.ds.Errorf(v.inputPos(in, path+".default"), fault.UserInputInvalidDefault, defaultHint(in.Type),
 			"default %s of input %q is not %s", describeValue(in.Default), in.Name, Article(in.Type))
 		return
 	}
 	for _, vi := range CheckRules(in, def) {
-		v.ds.Errorf(w.ValueAt(path+".default"), fault.UserInputInvalidDefault, vi.Hint,
+		v.ds.Errorf(v.inputPos(in, path+".default"), fault.UserInputInvalidDefault, vi.Hint,
 			"the default of input %q breaks its own validation: %s", in.Name, vi.Msg)
 	}
 }

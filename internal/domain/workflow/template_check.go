@@ -159,9 +159,6 @@ func (c *checker) pipe(p *parse.PipeNode, dot []string, vars map[string][]string
 
 // command checks one command of a pipeline; piped is the value piped into it, if any.
 func (c *checker) command(cmd *parse.CommandNode, isPiped bool, piped value, dot []string, vars map[string][]string) value {
-	if len(cmd.Args) == 0 {
-		return value{}
-	}
 	id, isFunc := cmd.Args[0].(*parse.IdentifierNode)
 	if !isFunc {
 		if len(cmd.Args) > 1 || isPiped {

@@ -111,7 +111,7 @@ func TestValidateTemplateKinds(t *testing.T) {
 		"inputs": KindMap, "inputs.target": KindString, "inputs.n": KindInt, "inputs.x": KindFloat, "inputs.b": KindBool, "inputs.l": KindList,
 		"inputs.nope": "", "inputs.n.x": "", "states": KindMap, "states.build": KindMap, "states.build.ExitCode": KindInt,
 		"states.build.exit_code": KindInt, "states.build.Output": KindString, "states.build.status": KindString, "states.build.Nope": "",
-		"states.build.Output.x": "", "env": KindMap, "env.HOME": KindString, "env.HOME.x": "", "workflow": KindMap, "workflow.ID": KindString, "loop.Item": "",
+		"states.build.Output.x": "", "env": KindMap, "env.HOME": KindString, "env.HOME.x": "", "workflow": KindMap, "workflow.ID": KindString, "workflow.name": KindString, "workflow.duration": "", "loop.Item": "", "states.build.JSON": "",
 	}
 	for path, want := range tests {
 		if got := v.kindAt(strings.Split(path, ".")); got != want {

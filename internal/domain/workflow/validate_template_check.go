@@ -47,18 +47,30 @@ func (v *validator) kindAt(p []string) string {
 		switch {
 		case len(p) < 3:
 			return KindMap
-		case len(p) == 3 && slices.Contains([]string{"ExitCode", "exit_code"}, p[2]):
+		case len(p) == 3 && slices.Contains(intStateFields, p[2]):
 			return KindInt
-		case len(p) == 3 && slices.Contains(stateFields, p[2]):
+		case len(p) == 3 && slices.Contains(textStateFields, p[2]):
 			return KindString
 		}
-	case "env", "workflow":
+	case "env":
+		if len(p) <= 2 {
+			return []string{KindMap, KindString}[len(p)-1]
+		}
+	case "workflow":
 		if len(p) == 1 {
 			return KindMap
 		}
-		if len(p) == 2 {
+		if len(p) == 2 && slices.Contains(textWorkflowFields, p[1]) {
 			return KindString
 		}
 	}
 	return ""
 }
+
+// The fields whose kind is known; a field added later stays of unknown kind until listed here,
+// so a comparison with it is never refused by mistake.
+var (
+	intStateFields     = []string{"ExitCode", "exit_code"}
+	textStateFields    = []string{"Output", "Stderr", "Status", "output", "stderr", "status"}
+	textWorkflowFields = []string{"ID", "Name", "id", "name"}
+)

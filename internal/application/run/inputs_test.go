@@ -120,6 +120,7 @@ func TestInputResolverTypesAndRules(t *testing.T) {
 		{"array bad JSON", in("a", workflow.InputArray, nil), []string{`["a",`}, nil, []string{fault.UserInputInvalidValue}, "not a JSON list"},
 		{"array JSON object refused", in("a", workflow.InputArray, nil), []string{`[{"a":1}`}, nil, []string{fault.UserInputInvalidValue}, "not a JSON list"},
 		{"array too many items over flags", in("a", workflow.InputArray, nil), []string{strings.Repeat("x,", 6000), strings.Repeat("y,", 6000)}, nil, []string{fault.UserInputInvalidValue}, "12002 items"},
+		{"array at the item cap over flags", in("a", workflow.InputArray, nil), []string{strings.Repeat("x,", 4999) + "x", strings.Repeat("y,", 4999) + "y"}, nil, nil, ""},
 		{"NUL byte refused", in("s", workflow.InputString, nil), []string{"a\x00b"}, nil, []string{fault.UserInputInvalidValue}, "NUL byte at byte 1"},
 		{"huge value refused", in("s", workflow.InputString, nil), []string{strings.Repeat("x", workflow.MaxInputBytes+1)}, nil, []string{fault.UserInputInvalidValue}, "bytes long"},
 		{"invalid UTF-8 refused", in("s", workflow.InputString, nil), []string{"\xff"}, nil, []string{fault.UserInputInvalidValue}, "UTF-8"},
@@ -183,6 +184,9 @@ func TestInputResolverTypesAndRules(t *testing.T) {
 				}
 				return
 			}
+			if l, ok := got[tc.in.Name].(workflow.InputList); ok && tc.want == nil && len(l) == workflow.MaxInputItems {
+				return // the item cap itself is allowed
+			}
 			if !reflect.DeepEqual(got[tc.in.Name], tc.want) {
 				t.Errorf("value %#v (%T), want %#v (%T)", got[tc.in.Name], got[tc.in.Name], tc.want, tc.want)
 			}
@@ -207,6 +211,21 @@ func TestInputResolverProbeError(t *testing.T) {
 	}
 	if want := []string{filepath.Join("/r", "a/b")}; !reflect.DeepEqual(fs.asked, want) {
 		t.Errorf("asked %v, want %v", fs.asked, want)
+	}
+}
+
+func TestLongPathsAreCutInMessages(t *testing.T) {
+	fs := &fakePaths{}
+	wf := &workflow.Workflow{Inputs: []workflow.Input{{Name: "f", Validation: rules(workflow.InputRules{FileExists: true})}}}
+	exact := "/" + strings.Repeat("p", 199)
+	_, ds := InputResolver{Paths: fs, Root: "/r"}.Resolve(wf, Given{"f": {exact}})
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, `path "`+exact+`" does not exist`) {
+		t.Fatalf("a 200-byte path was cut: %v", ds)
+	}
+	long := "/" + strings.Repeat("é", 150) // byte 200 falls inside an é
+	_, ds = InputResolver{Paths: fs, Root: "/r"}.Resolve(wf, Given{"f": {long}})
+	if want := `path "/` + strings.Repeat("é", 99) + `"… does not exist`; len(ds) != 1 || !strings.Contains(ds[0].Message, want) {
+		t.Fatalf("diagnostics %v, want %q", ds, want)
 	}
 }
 

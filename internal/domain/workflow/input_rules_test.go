@@ -20,6 +20,7 @@ func TestCheckRules(t *testing.T) {
 		{"no rules", Input{Type: InputString}, "x", nil, ""},
 		{"pattern matches somewhere", Input{Type: InputString, Validation: r(InputRules{Pattern: "b"})}, "abc", nil, ""},
 		{"pattern anchored", Input{Type: InputString, Validation: r(InputRules{Pattern: "^b$"})}, "abc", []string{fault.UserInputPatternMismatch}, `"abc" does not match the pattern ^b$ / give a value that matches ^b$`},
+		{"pattern at the length cap", Input{Type: InputString, Validation: r(InputRules{Pattern: strings.Repeat("a", MaxPatternLen)})}, "a", []string{fault.UserInputPatternMismatch}, ""},
 		{"pattern too long", Input{Type: InputString, Validation: r(InputRules{Pattern: strings.Repeat("a", MaxPatternLen+1)})}, "a", []string{fault.UserInputInvalidRule}, "4097 characters long"},
 		{"enum with suggestion", Input{Type: InputString, Validation: r(InputRules{Enum: []any{"staging", "prod"}})}, "stagng", []string{fault.UserInputNotAllowed}, `"stagng" is not one of the allowed values / did you mean 'staging'? allowed: staging, prod`},
 		{"enum without suggestion", Input{Type: InputString, Validation: r(InputRules{Enum: []any{"a", "b"}})}, "zzzz", []string{fault.UserInputNotAllowed}, "/ allowed: a, b"},

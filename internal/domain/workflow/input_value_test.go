@@ -51,6 +51,7 @@ func TestParseInputText(t *testing.T) {
 		{InputArray, `[1,`, nil, "starts with [ but is not a JSON list", `["a","b"]`},
 		{InputArray, `{"a":1}`, InputList{`{"a":1}`}, "", ""},
 		{InputArray, strings.Repeat("x,", MaxInputItems), nil, "10001 items", "at most 10000"},
+		{InputArray, strings.Repeat("x,", MaxInputItems-1) + "x", xs(MaxInputItems), "", ""},
 		{InputString, "a\x00", nil, "NUL byte at byte 1", "NUL"},
 		{InputArray, "a\x00", nil, "NUL byte", ""},
 		{InputString, "\xc3", nil, "not valid UTF-8", "UTF-8"},
@@ -168,9 +169,23 @@ func TestQuoteValue(t *testing.T) {
 	if got := quoteValue("ab"); got != `"ab"` {
 		t.Errorf("short: %s", got)
 	}
-	long := strings.Repeat("é", 60) // 120 bytes; byte 80 is a rune start
-	got := quoteValue("x" + long)
-	if !strings.HasSuffix(got, "… (121 bytes)") || strings.Contains(got, `\x`) || len(got) > 100 {
-		t.Errorf("long: %s", got)
+	if s := strings.Repeat("a", 80); quoteValue(s) != `"`+s+`"` {
+		t.Errorf("80 bytes were cut: %s", quoteValue(s))
 	}
+	// "x" then é (2 bytes) 60 times: byte 80 is inside an é, so the cut falls back to byte 79.
+	if got, want := quoteValue("x"+strings.Repeat("é", 60)), `"x`+strings.Repeat("é", 39)+`"… (121 bytes)`; got != want {
+		t.Errorf("long: %s, want %s", got, want)
+	}
+	if got, want := quoteValue(strings.Repeat("é", 60)), `"`+strings.Repeat("é", 40)+`"… (120 bytes)`; got != want {
+		t.Errorf("long on a boundary: %s, want %s", got, want)
+	}
+}
+
+// xs is a list of n "x".
+func xs(n int) InputList {
+	l := make(InputList, n)
+	for i := range l {
+		l[i] = "x"
+	}
+	return l
 }

@@ -234,7 +234,7 @@ func (c *checker) index(cmd *parse.CommandNode, args []value) value {
 		}
 		path = append(path, s.Text)
 	}
-	if len(path) > len(args[0].path) && len(path) > 0 {
+	if len(path) > len(args[0].path) {
 		c.ref(path, cmd.Pos)
 	}
 	return value{path: path, kind: c.kindOf(path)}

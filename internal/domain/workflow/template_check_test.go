@@ -49,6 +49,7 @@ func TestCheckTemplate(t *testing.T) {
 		{"piped index is not followed", "{{`a` | index .states}}", nil, nil},
 		{"$ is the root", "{{with .states.a}}{{$.inputs.s}}{{end}}", nil, nil},
 		{"index with constant keys", `{{index .states "a" "Output"}}`, []string{".states.a.Output"}, nil},
+		{"index without keys", `{{index .states.a}}`, nil, nil},
 		{"index with a variable key", `{{index .states .inputs.s}}`, nil, nil},
 		{"index of a namespace function", `{{index inputs "s"}}`, []string{".inputs.s"}, nil},
 		{"chain after a pipeline", "{{(.states).a.Output}}", []string{".states.a.Output"}, nil},

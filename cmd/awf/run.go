@@ -24,6 +24,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
 	"github.com/awf-dev/awf/internal/infrastructure/osenv"
+	"github.com/awf-dev/awf/internal/infrastructure/pathprobe"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/process"
@@ -95,6 +96,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Tracer:           otel.Tracer("awf"),
 		Commands:         shell.Runner{},
 		Prompts:          promptfile.Reader{},
+		Paths:            pathprobe.Probe{},
 		Expressions:      expr.Compiler{},
 		Agents:           agentProviders,
 		Files:            privatefs.Files{},

@@ -34,6 +34,8 @@ type Options struct {
 	Agents map[string]ports.AgentProvider
 	// Prompts reads the prompt_file of agent steps.
 	Prompts ports.PromptSource
+	// Paths answers inputs declared with file_exists; Run without it refuses such inputs.
+	Paths ports.PathProbe
 	// Expressions compiles the `when` of transitions; a workflow with one needs it.
 	Expressions ports.ExprCompiler
 	// Wait pauses between retry attempts and returns early with ctx's error; nil waits on a
@@ -115,7 +117,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 // (exit 130). The Result, built from the run's events, is filled as far as the run got, also on
 // error.
 func (r *Runner) Run(ctx context.Context, wf *workflow.Workflow, given map[string]string) (*Result, error) {
-	inputs, ds := ResolveInputs(wf, given)
+	inputs, ds := InputResolver{Paths: r.opts.Paths, Root: r.opts.Dir}.Resolve(wf, Singles(given))
 	if ds.HasErrors() {
 		b := &resultBuilder{}
 		events := observers{b, r.opts.Observer}

@@ -303,14 +303,6 @@ func TestCancelledBeforeAStep(t *testing.T) {
 	}
 }
 
-func TestParseInputFlags(t *testing.T) {
-	got, ds := ParseInputFlags([]string{"a=1", "b==2", "c=", "bad", "=x", " d =4"})
-	want := map[string]string{"a": "1", "b": "=2", "c": "", "d": "4"}
-	if !reflect.DeepEqual(got, want) || len(ds) != 2 || ds[0].Code != fault.UserInputSyntax {
-		t.Fatalf("got %v diags %v", got, ds)
-	}
-}
-
 func TestTimeoutKeepsAnExitCode(t *testing.T) {
 	for _, code := range []int{0, 143} {
 		x := executorFunc(func(ctx context.Context, _ *workflow.State, _ Scope) (Outcome, error) {

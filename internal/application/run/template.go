@@ -60,6 +60,7 @@ func namespaces(data map[string]any) template.FuncMap {
 var Funcs = func() template.FuncMap {
 	fm := shellsafe.Funcs() // raw
 	fm["quote"] = ShellQuote
+	fm["index"] = strictIndex
 	return fm
 }()
 

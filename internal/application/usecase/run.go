@@ -42,6 +42,8 @@ type RunPorts struct {
 	Commands     ports.CommandRunner
 	// Prompts reads agent steps' prompt_file, bounded and cancellable.
 	Prompts ports.PromptSource
+	// Paths checks inputs declared with file_exists.
+	Paths ports.PathProbe
 	// Expressions compiles transitions' `when`.
 	Expressions ports.ExprCompiler
 	// Agents are the agent providers by name, logging to the run's logger.
@@ -98,7 +100,7 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 	}
 	// The inputs are checked before the run gets an id and a directory, so a typo leaves nothing
 	// behind; the engine resolves the same values when it runs.
-	inputs, ids := run.ResolveInputs(rep.Workflow, given)
+	inputs, ids := run.InputResolver{Paths: u.Paths, Root: u.Root}.Resolve(rep.Workflow, given)
 	if ids.HasErrors() {
 		u.View.InputProblems(ids.Errors())
 		return &Reported{Code: fault.ExitUser}

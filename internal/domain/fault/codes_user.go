@@ -180,4 +180,27 @@ const (
 	// USER.YAML
 	UserYAMLDuplicateKey = "USER.YAML.DUPLICATE_KEY"
 	UserYAMLSyntax       = "USER.YAML.SYNTAX"
+
+	// USER.INPUT: the `validation:` rules of inputs (issue 10).
+	// UserInputInvalidRule: a rule that cannot work: a pattern that does not compile, enum values
+	// of the wrong type, min above max, a rule the input's type has no use for.
+	UserInputInvalidRule = "USER.INPUT.INVALID_RULE"
+	// UserInputPatternMismatch: a value that does not match its input's pattern.
+	UserInputPatternMismatch = "USER.INPUT.PATTERN_MISMATCH"
+	// UserInputNotAllowed: a value that is not one of its input's enum values.
+	UserInputNotAllowed = "USER.INPUT.NOT_ALLOWED"
+	// UserInputOutOfRange: a number below its input's min or above its max.
+	UserInputOutOfRange = "USER.INPUT.OUT_OF_RANGE"
+	// UserInputFileNotFound: a path that does not exist, for an input with file_exists.
+	UserInputFileNotFound = "USER.INPUT.FILE_NOT_FOUND"
+	// UserInputFileExtension: a path without one of its input's file_extension values.
+	UserInputFileExtension = "USER.INPUT.FILE_EXTENSION"
+
+	// USER.TEMPLATE: what awf validate finds in a template that parses but would fail at run time.
+	// UserTemplateUnknownFunction: a name in function position that is neither a function nor a namespace.
+	UserTemplateUnknownFunction = "USER.TEMPLATE.UNKNOWN_FUNCTION"
+	// UserTemplateBadCall: a function with the wrong count of arguments, arguments given to a value, call, an undefined {{template}}.
+	UserTemplateBadCall = "USER.TEMPLATE.BAD_CALL"
+	// UserTemplateTypeMismatch: eq, lt… comparing values Go templates refuse to compare (text with a number, lists).
+	UserTemplateTypeMismatch = "USER.TEMPLATE.TYPE_MISMATCH"
 )

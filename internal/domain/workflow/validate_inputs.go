@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -11,7 +12,13 @@ import (
 // inputNameRE is what `.inputs.NAME` can address in a template.
 var inputNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-var inputTypeNames = []string{string(InputString), string(InputInteger), string(InputBoolean)}
+var inputTypeNames = func() []string {
+	out := make([]string, len(InputTypes))
+	for i, t := range InputTypes {
+		out[i] = string(t)
+	}
+	return out
+}()
 
 func (v *validator) inputs() {
 	w := v.w
@@ -47,36 +54,32 @@ func (v *validator) inputs() {
 }
 
 func (v *validator) inputType(path string, in Input) {
-	w := v.w
-	switch in.Type {
-	case InputString, InputInteger, InputBoolean, "":
-	default:
-		v.ds.Errorf(w.ValueAt(path+".type"), fault.UserInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
-			"input %q has unknown type %q: awf inputs are string, integer or boolean", in.Name, in.Type)
-		return // the default cannot be judged against a type that does not exist
+	if !KnownInputType(in.Type) {
+		v.ds.Errorf(v.inputPos(in, path+".type"), fault.UserInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
+			"input %q has unknown type %q: awf inputs are %s", in.Name, in.Type, strings.Join(inputTypeNames, ", "))
+		return // neither the default nor the rules can be judged against a type that does not exist
 	}
+	if in.Type == "" {
+		in.Type = InputString
+	}
+	in.Validation = v.inputRules(path, in)
 	if in.Default == nil {
 		return
 	}
-	var ok bool
-	switch in.Type {
-	case InputInteger:
-		switch in.Default.(type) {
-		case int, int64:
-			ok = true
+	def, err := InputDefault(in.Type, in.Default)
+	if err != nil {
+		var ve *InputValueError
+		if errors.As(err, &ve) && !ve.Mismatch {
+			v.ds.Errorf(v.inputPos(in, path+".default"), fault.UserInputInvalidDefault, ve.Hint, "the default of input %q cannot be used: %s", in.Name, ve.Msg)
+			return
 		}
-	case InputBoolean:
-		_, ok = in.Default.(bool)
-	default:
-		_, ok = in.Default.(string)
+		v.ds.Errorf(v.inputPos(in, path+".default"), fault.UserInputInvalidDefault, defaultHint(in.Type),
+			"default %s of input %q is not %s", describeValue(in.Default), in.Name, Article(in.Type))
+		return
 	}
-	if !ok {
-		typ := in.Type
-		if typ == "" {
-			typ = InputString
-		}
-		v.ds.Errorf(w.ValueAt(path+".default"), fault.UserInputInvalidDefault, defaultHint(typ),
-			"default %s of input %q is not %s", describeValue(in.Default), in.Name, article(typ))
+	for _, vi := range CheckRules(in, def) {
+		v.ds.Errorf(v.inputPos(in, path+".default"), fault.UserInputInvalidDefault, vi.Hint,
+			"the default of input %q breaks its own validation: %s", in.Name, vi.Msg)
 	}
 }
 
@@ -84,17 +87,14 @@ func defaultHint(t InputType) string {
 	switch t {
 	case InputInteger:
 		return "write a whole number without quotes, e.g. `default: 3`"
+	case InputNumber:
+		return "write a number without quotes, e.g. `default: 0.5`"
 	case InputBoolean:
 		return "write `default: true` or `default: false`, without quotes"
+	case InputArray:
+		return "write a YAML list, e.g. `default: [a, b]`"
 	}
 	return "quote the default, e.g. `default: \"text\"`"
-}
-
-func article(t InputType) string {
-	if t == InputInteger {
-		return "an integer"
-	}
-	return "a " + string(t)
 }
 
 // describeValue names a decoded YAML value the way a user wrote it.

@@ -2,7 +2,6 @@ package workflow
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -34,12 +33,9 @@ func (v *validator) template(s *State, key, text string) {
 		return
 	}
 	for _, r := range refs {
-		where := fmt.Sprintf("%s of state %q", key, s.Name)
-		if r.Line > 1 {
-			where = fmt.Sprintf("line %d of %s", r.Line, where)
-		}
-		v.ref(pos, where, r)
+		v.ref(pos, v.where(s, key, r.Line), r)
 	}
+	v.templateCheck(s, key, text)
 }
 
 // shell checks a template that becomes shell code: each {{ }} must sit where a value can be

@@ -45,6 +45,11 @@ const (
 	InputString  InputType = "string"
 	InputInteger InputType = "integer"
 	InputBoolean InputType = "boolean"
+	// InputNumber is a decimal number (float64), for values such as a threshold of 0.8.
+	InputNumber InputType = "number"
+	// InputArray is a list (InputList): given as JSON or comma-separated text, or by repeating
+	// the flag; it renders as JSON so that for_each items and jq read it back.
+	InputArray InputType = "array"
 )
 
 // Input is a declared workflow input.
@@ -52,9 +57,11 @@ type Input struct {
 	Name        string
 	Type        InputType
 	Required    bool
-	Default     any // string, int64 or bool, matching Type; nil when absent
+	Default     any // string, int64, float64, bool or []any as decoded; nil when absent
 	Description string
-	Pos         fault.Position
+	// Validation holds the reference's `validation:` rules; nil when the input has none.
+	Validation *InputRules
+	Pos        fault.Position
 }
 
 // StateType is the kind of a state.

@@ -13,7 +13,7 @@ import (
 // which state types accept them.
 var (
 	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "states"}
-	inputKeys = []string{"name", "type", "required", "default", "description"}
+	inputKeys = []string{"name", "type", "required", "default", "description", "validation"}
 )
 
 // posMaps records key and value positions by dotted path.
@@ -80,7 +80,7 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 		path := fmt.Sprintf("inputs[%d]", i)
 		l.record(pm, path, item, item)
 		in := workflow.Input{Type: workflow.InputString, Pos: l.pos(item)}
-		var def *yaml.Node
+		var def, rules *yaml.Node
 		b := block{fmt.Sprintf("input #%d", i+1), "`- name: target`", inputKeys, fault.UserWorkflowUnknownKey, "in an input"}
 		l.fields(item, b, pm, path+".", func(e entry) {
 			switch e.key {
@@ -94,10 +94,15 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 				def = e.v
 			case "description":
 				in.Description = l.str(e.v, "the input description")
+			case "validation":
+				rules = e.v
 			}
 		})
 		if def != nil {
 			in.Default = l.inputDefault(in.Type, def, path+".default")
+		}
+		if rules != nil {
+			in.Validation = l.inputRules(in.Type, rules, pm, path+".validation")
 		}
 		w.Inputs = append(w.Inputs, in)
 	}

@@ -37,6 +37,7 @@ func (v *validator) state(s *State) {
 			v.template(s, f.key, f.text)
 		}
 	}
+	v.hooks(fmt.Sprintf("state %q", s.Name), s.Hooks.Named())
 }
 
 // keysForType flags keys that exist but belong to another type of state.

@@ -31,6 +31,8 @@ func (d StateData) Fields() map[string]any {
 type WorkflowInfo struct {
 	ID   string
 	Name string
+	// Dir is the workflow file's directory: script_file paths are resolved against it first.
+	Dir string
 }
 
 // Scope is the data templates see: .inputs, .states, .env and .workflow. It is an immutable

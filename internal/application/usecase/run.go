@@ -42,6 +42,11 @@ type RunPorts struct {
 	Commands     ports.CommandRunner
 	// Prompts reads agent steps' prompt_file, bounded and cancellable.
 	Prompts ports.PromptSource
+	// Scripts reads command steps' script_file; Files the files templates name with readFile.
+	Scripts   ports.PromptSource
+	ReadFiles ports.ConfinedFiles
+	// Host is what .awf and .context show.
+	Host run.Host
 	// Expressions compiles transitions' `when`.
 	Expressions ports.ExprCompiler
 	// Agents are the agent providers by name, logging to the run's logger.
@@ -154,6 +159,9 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		Commands:    u.Commands,
 		Agents:      u.Agents(logger),
 		Prompts:     u.Prompts,
+		Scripts:     u.Scripts,
+		Files:       u.ReadFiles,
+		Host:        u.Host,
 		Expressions: u.Expressions,
 		Environ:     u.Env.Environ(),
 		Proxy:       proxySvc,

@@ -39,6 +39,10 @@ func (a *AgentSpec) validateFormat(v *validator, s *State) {
 				"output_format of state %q is %q; it must be text or json", s.Name, a.OutputFormat)
 		}
 	}
+	if _, dup := a.Options["system_prompt"]; dup && a.SystemPrompt != "" {
+		v.ds.Errorf(s.KeyAt("system_prompt"), fault.UserAgentPromptConflict, "keep either `system_prompt:` or `options.system_prompt`, not both",
+			"state %q sets system_prompt twice", s.Name)
+	}
 	if (written(s, "mode") || a.Mode != "") && !slices.Contains(agentModes, a.Mode) {
 		v.ds.Errorf(s.ValueAt("mode"), fault.UserWorkflowInvalidValue, DidYouMean(a.Mode, agentModes),
 			"mode of state %q is %q; it must be single or conversation", s.Name, a.Mode)

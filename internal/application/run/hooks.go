@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func (s *scheduler) hookAction(ctx context.Context, name, step string, i int, a 
 	}
 	fields := []zap.Field{zap.String("hook", name), zap.String("step", step), zap.Int("index", i), zap.String("action", ev.Action)}
 	if err != nil {
-		ev.Error = err.Error()
+		ev.Error = plainError(err)
 		span.RecordError(err)
 		span.SetStatus(codes.Error, firstLine(ev.Error))
 		log.Warn("hook failed", append(fields, zap.Error(err))...)
@@ -117,4 +118,18 @@ func (h *hookRunner) command(ctx context.Context, text string) (string, error) {
 		return out, fault.New(fault.ExecutionHookFailed, "%s", msg)
 	}
 	return out, nil
+}
+
+// plainError is err's message and cause without its code, position and hint, for messages
+// that carry their own.
+func plainError(err error) string {
+	var fe *fault.Error
+	if !errors.As(err, &fe) {
+		return err.Error()
+	}
+	msg := fe.Message
+	if fe.Err != nil && !strings.Contains(msg, fe.Err.Error()) {
+		msg += ": " + fe.Err.Error()
+	}
+	return msg
 }

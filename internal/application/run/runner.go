@@ -163,8 +163,8 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	end := ending{status: RunError, scope: scope}
 	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
 		end = sched.walk(ctx, wf, scope, log)
+		sched.workflowEnd(ctx, wf, end, end.scope, log)
 	}
-	sched.workflowEnd(ctx, wf, end, end.scope, log)
 	duration := time.Since(start)
 	if end.err != nil {
 		span.RecordError(end.err)

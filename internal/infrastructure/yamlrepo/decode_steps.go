@@ -61,6 +61,9 @@ func (l *loader) hookList(n *yaml.Node, what string) workflow.Hook {
 				a.Command, a.CommandPos = l.str(e.v, "command"), l.pos(e.v)
 			}
 		})
+		if r := l.resolve(item); a.Keys == 0 && r != nil && len(r.Content) > 0 {
+			l.hush(item) // its unknown key is reported; "needs log or command" would only repeat it
+		}
 		out = append(out, a)
 	}
 	return out

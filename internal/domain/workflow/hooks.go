@@ -1,6 +1,10 @@
 package workflow
 
-import "github.com/awf-dev/awf/internal/domain/fault"
+import (
+	"strconv"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
 
 // HookAction is one entry of a hook list: a log line or a shell command, both templates. A
 // workflow sets exactly one of them per entry.
@@ -73,33 +77,27 @@ type NamedHook struct {
 // Empty reports whether no hook list has an action.
 func (h StepHooks) Empty() bool { return len(h.Pre) == 0 && len(h.Post) == 0 }
 
-// validateHooks checks each action of each list: exactly one of log and command, a template
+// hooks checks each action of each list: exactly one of log and command, a template
 // that parses and refers to data that exists, and shell-safe command text. errorOK says
 // whether .error may be read (workflow_error only).
 func (v *validator) hooks(owner string, lists []NamedHook) {
 	for _, nh := range lists {
 		for i, a := range nh.Hook {
-			where := owner + " hook " + nh.Name + "[" + itoa(i) + "]"
+			where := owner + " hook " + nh.Name + "[" + strconv.Itoa(i) + "]"
 			if (a.Log == "") == (a.Command == "") || a.Keys > 1 {
 				v.ds.Errorf(a.Pos, fault.UserWorkflowInvalidHook, "write `- log: <message>` or `- command: <shell command>`, one per entry",
 					"%s must have exactly one of log and command", where)
 				continue
 			}
-			v.errorOK = nh.Name == HookWorkflowError
+			prev := v.errorOK
+			v.errorOK = prev || nh.Name == HookWorkflowError
 			if a.Log != "" {
 				v.templateAt(a.LogPos, where+" log", a.Log)
 			} else {
 				v.templateAt(a.CommandPos, where+" command", a.Command)
 				v.shellAt(a.CommandPos, where+" command", a.Command)
 			}
-			v.errorOK = false
+			v.errorOK = prev
 		}
 	}
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }

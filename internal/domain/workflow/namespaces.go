@@ -28,8 +28,8 @@ var namespaceFields = map[string][]string{
 func (v *validator) namespaceRef(pos fault.Position, where string, r Ref) {
 	p := r.Path
 	if p[0] == "error" && !v.errorOK {
-		v.ds.Errorf(pos, fault.UserTemplateErrorScope, "read .error in a workflow_error hook, or a failure terminal's message",
-			"%s reads %s, which is only set in workflow_error hooks", where, r)
+		v.ds.Errorf(pos, fault.UserTemplateErrorScope, "read .error in a workflow_error hook, in a state reached only through on_failure, or in a terminal's message",
+			"%s reads %s, which is only set in workflow_error hooks and after a failure", where, r)
 		return
 	}
 	fields := namespaceFields[p[0]]
@@ -39,4 +39,27 @@ func (v *validator) namespaceRef(pos fault.Position, where string, r Ref) {
 	case len(p) > 2:
 		v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
 	}
+}
+
+// onlyAfterFailure reports whether every way into the state is an on_failure: then .error is
+// always the failure that led there. The initial state, a transition's or on_success's target
+// may be reached without one.
+func (v *validator) onlyAfterFailure(name string) bool {
+	if name == v.w.Initial {
+		return false
+	}
+	seen := false
+	for _, n := range v.stateNames {
+		s := v.w.States[n]
+		if s.OnSuccess == name {
+			return false
+		}
+		for _, tr := range s.Transitions {
+			if tr.Goto == name {
+				return false
+			}
+		}
+		seen = seen || s.OnFailure == name
+	}
+	return seen
 }

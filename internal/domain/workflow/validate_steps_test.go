@@ -53,7 +53,7 @@ func TestValidateStepKeys(t *testing.T) {
 		}},
 		{".error outside workflow_error", func(w *Workflow) {
 			w.Hooks = WorkflowHooks{End: Hook{{Log: "{{.error.message}}", LogPos: p(3, 12)}}}
-		}, []diag{{"USER.TEMPLATE.ERROR_SCOPE@3:12", "only set in workflow_error hooks", "workflow_error"}}},
+		}, []diag{{"USER.TEMPLATE.ERROR_SCOPE@3:12", "only set in workflow_error hooks and after a failure", "workflow_error"}}},
 		{".error in workflow_error, both casings", func(w *Workflow) {
 			w.Hooks = WorkflowHooks{Error: Hook{{Command: "echo {{.error.message}} {{error.ExitCode}} {{.error.State}} {{.error.type}}", CommandPos: p(3, 16)}}}
 		}, nil},
@@ -71,6 +71,16 @@ func TestValidateStepKeys(t *testing.T) {
 			[]diag{{"USER.TEMPLATE.UNKNOWN_FIELD@5:3", `reads field "name" of .context.user, which is a plain value`, "use .context.user"}}},
 		{"an .error in a step", func(w *Workflow) { agentSpec(w).Prompt = "{{error.message}}" },
 			[]diag{{"USER.TEMPLATE.ERROR_SCOPE@9:3", `prompt of state "ask" reads .error.message`, ""}}},
+		{".error in a state reached only through on_failure", func(w *Workflow) {
+			w.States["build"].OnSuccess, w.States["build"].OnFailure, w.States["ask"].OnFailure = "done", "ask", "failed"
+			w.States["ask"].Hooks = StepHooks{Pre: Hook{{Log: "{{.error.message}}"}}}
+			agentSpec(w).Prompt = "fix: {{.error.message}} ({{.error.exit_code}})"
+		}, nil},
+		{".error in a state also reached by a transition", func(w *Workflow) {
+			w.States["build"].OnSuccess, w.States["build"].OnFailure, w.States["ask"].OnFailure = "done", "ask", "failed"
+			w.States["build"].Transitions = []Transition{{When: "false", Goto: "ask"}}
+			agentSpec(w).Prompt = "fix: {{.error.message}}"
+		}, []diag{{"USER.TEMPLATE.ERROR_SCOPE@9:3", `reads .error.message`, "reached only through on_failure"}}},
 		{"system_prompt is a template", func(w *Workflow) { agentSpec(w).SystemPrompt = "{{.inputs.nope}}" },
 			[]diag{{"USER.TEMPLATE.UNKNOWN_INPUT@9:3", `system_prompt of state "ask" refers to undeclared input "nope"`, ""}}},
 		{"system_prompt twice", func(w *Workflow) {

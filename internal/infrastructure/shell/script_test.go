@@ -15,8 +15,8 @@ func TestRunScript(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	tests := []struct {
 		name, script, wantOut string
-		script2              bool
-		wantCode             int
+		script2               bool
+		wantCode              int
 	}{
 		{"no shebang runs through the shell", "echo $0 shell", "/bin/sh shell\n", true, 0},
 		{"a shebang picks the interpreter", "#!/bin/sh\necho \"$0\" | grep -c awf-script-", "1\n", true, 0},

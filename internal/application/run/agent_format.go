@@ -50,7 +50,7 @@ func formatOutput(st *workflow.State, format string, out *Outcome) {
 // it is.
 func stripFence(text string) string {
 	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") || len(t) < 6 {
+	if !strings.HasPrefix(t, "```") || !strings.HasSuffix(t, "```") {
 		return t
 	}
 	body := strings.TrimSuffix(t, "```")

@@ -38,7 +38,7 @@ func TestAgentSystemPromptAndOutputFormat(t *testing.T) {
 			if s.Output != tc.wantOutput || s.Status != tc.wantStatus || (s.JSON != nil) != tc.wantJSON {
 				t.Errorf("step = %+v", s)
 			}
-			if tc.wantStatus == StepFailure && (s.Next != "bad" || !strings.Contains(s.Error, fault.UserAgentOutputFormat)) {
+			if tc.wantStatus == StepFailure && (s.Next != "bad" || s.ExitCode != -1 || !strings.Contains(s.Error, fault.UserAgentOutputFormat)) {
 				t.Errorf("failed step: next %q, error %q", s.Next, s.Error)
 			}
 		})
@@ -54,6 +54,22 @@ func TestConversationStepRefusedAtRun(t *testing.T) {
 		_, err := newRun(t, Options{Agents: map[string]ports.AgentProvider{"claude": ag}}).Run(context.Background(), flow(st), one)
 		if fault.CodeOf(err) != fault.UserWorkflowUnsupported || ag.calls != 0 {
 			t.Errorf("err %v, calls %d", err, ag.calls)
+		}
+	}
+}
+
+func TestStripFence(t *testing.T) {
+	for in, want := range map[string]string{
+		"```":               "```",
+		"``````":            "``````",
+		"```\n```":          "",
+		"```json\n{}\n```":  "{}",
+		"  plain  ":         "plain",
+		"```one line```":    "```one line```",
+		"```\na\n```\ntail": "```\na\n```\ntail",
+	} {
+		if got := stripFence(in); got != want {
+			t.Errorf("stripFence(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

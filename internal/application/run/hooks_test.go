@@ -3,8 +3,13 @@ package run
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
@@ -45,12 +50,13 @@ func TestHooks(t *testing.T) {
 		code     string
 		want     []string
 		commands []string
+		noFail   bool // a has no on_failure
 	}{
 		{
-			name:  "every kind in order on success",
-			hooks: workflow.WorkflowHooks{Start: workflow.Hook{logHook("start {{.workflow.name}}")}, End: workflow.Hook{cmdHook("echo end {{.states.a.Output}}")}, Error: workflow.Hook{logHook("never")}},
-			step:  workflow.StepHooks{Pre: workflow.Hook{cmdHook("echo pre")}, Post: workflow.Hook{logHook("post {{.states.a.ExitCode}} {{.states.a.Status}}")}},
-			results: map[string]ports.CommandResult{"echo pre": ok, "run a": ok, "echo end out": ok},
+			name:     "every kind in order on success",
+			hooks:    workflow.WorkflowHooks{Start: workflow.Hook{logHook("start {{.workflow.name}}")}, End: workflow.Hook{cmdHook("echo end {{.states.a.Output}}")}, Error: workflow.Hook{logHook("never")}},
+			step:     workflow.StepHooks{Pre: workflow.Hook{cmdHook("echo pre")}, Post: workflow.Hook{logHook("post {{.states.a.ExitCode}} {{.states.a.Status}}")}},
+			results:  map[string]ports.CommandResult{"echo pre": ok, "run a": ok, "echo end out": ok},
 			status:   RunSuccess,
 			want:     []string{"workflow_start:log:start t", "pre[a]:command:echo pre", "post[a]:log:post 0 success", "workflow_end:command:echo end out"},
 			commands: []string{"echo pre", "run a", "echo end out"},
@@ -82,6 +88,24 @@ func TestHooks(t *testing.T) {
 			commands: []string{"run a"},
 		},
 		{
+			name:     "a step failing without on_failure: .error names it and its exit code",
+			hooks:    workflow.WorkflowHooks{Error: workflow.Hook{logHook("{{.error.state}} {{.error.exit_code}}")}},
+			results:  map[string]ports.CommandResult{"run a": fail},
+			status:   RunFailure,
+			code:     fault.WorkflowRunFailed,
+			want:     []string{"workflow_error:log:a 3"},
+			commands: []string{"run a"},
+			noFail:   true,
+		},
+		{
+			name:     "a broken workflow hook template is named by its place",
+			hooks:    workflow.WorkflowHooks{End: workflow.Hook{logHook("ok"), logHook("{{.nope}}")}},
+			results:  map[string]ports.CommandResult{"run a": ok},
+			status:   RunSuccess,
+			want:     []string{"workflow_end:log:ok", `workflow_end:log:!template in workflow_end hook #2 failed: template: workflow_end hook #2:1:2: executing "workflow_end hook #2" at <.nope>: map has no entry for key "nope"`},
+			commands: []string{"run a"},
+		},
+		{
 			name:     "a failing workflow_end does not change the outcome",
 			hooks:    workflow.WorkflowHooks{End: workflow.Hook{cmdHook("false")}},
 			results:  map[string]ports.CommandResult{"run a": ok, "false": fail},
@@ -93,6 +117,9 @@ func TestHooks(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			a := cmdState("a", "run a", "done", "bad")
+			if tc.noFail {
+				a.OnFailure = ""
+			}
 			a.Hooks = tc.step
 			wf := flow(a)
 			wf.Hooks = tc.hooks
@@ -101,6 +128,9 @@ func TestHooks(t *testing.T) {
 			res, err := newRun(t, Options{Commands: sh, Observer: rec}).Run(context.Background(), wf, one)
 			if res.Status != tc.status || fault.CodeOf(err) != tc.code {
 				t.Fatalf("status %s, err %v; want %s, %s", res.Status, err, tc.status, tc.code)
+			}
+			if tc.code == fault.ExecutionHookFailed && !strings.Contains(err.Error(), "workflow_start hook #1 failed: exit code 3: boom") {
+				t.Errorf("err = %v", err)
 			}
 			if got := hookLines(rec.events); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("hooks:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
@@ -145,4 +175,24 @@ func (h *hookShell) RunCommand(ctx context.Context, req ports.CommandRequest) (p
 	}
 	h.cancel()
 	return ports.CommandResult{ExitCode: -1}, errors.New("killed")
+}
+
+func TestHookLogLines(t *testing.T) {
+	core, logs := observer.New(zapcore.InfoLevel)
+	wf := flow(cmdState("a", "run a", "done", "bad"))
+	wf.Hooks = workflow.WorkflowHooks{Start: workflow.Hook{logHook("hello {{.workflow.name}}"), cmdHook("echo hi")}}
+	sh := &fakeShell{t: t, results: map[string]ports.CommandResult{"echo hi": {}, "run a": {}}}
+	if _, err := newRun(t, Options{Commands: sh, Logger: zap.New(core)}).Run(context.Background(), wf, one); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range logs.All() {
+		if h, ok := e.ContextMap()["hook"]; ok {
+			got = append(got, fmt.Sprintf("%s|%s|%v|%v", e.Message, h, e.ContextMap()["action"], e.ContextMap()["command"]))
+		}
+	}
+	want := []string{"hello t|workflow_start|log|<nil>", "hook ran|workflow_start|command|echo hi"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("log lines:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }

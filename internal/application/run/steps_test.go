@@ -52,6 +52,8 @@ func TestScriptFile(t *testing.T) {
 		{"scripts_dir local before global", "{{.awf.scripts_dir}}/d.sh", "/p/wf/w.yaml",
 			map[string]string{"/g/scripts/d.sh": "global"}, nil,
 			[]string{"/p/wf/scripts/d.sh", "/g/scripts/d.sh"}, "global", ""},
+		{"a workflow in the root is looked for once", "nope.sh", "/p/w.yaml", nil, nil,
+			[]string{"/p/nope.sh"}, "", fault.UserWorkflowScriptFile},
 		{"missing everywhere stops the run", "nope.sh", "/p/wf/w.yaml", nil, nil,
 			[]string{"/p/wf/nope.sh", "/p/nope.sh"}, "", fault.UserWorkflowScriptFile},
 	}

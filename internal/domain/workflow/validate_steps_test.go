@@ -24,6 +24,12 @@ func TestValidateStepKeys(t *testing.T) {
 			wrote(s, "command", p(6, 5), p(6, 14))
 			wrote(s, "script_file", p(7, 5), p(7, 18))
 		}, []diag{{"USER.WORKFLOW.SCRIPT_CONFLICT@7:5", `state "build" sets both command and script_file`, "not both"}}},
+		{"command and script_file on one line", func(w *Workflow) {
+			cmdSpec(w).ScriptFile = "s.sh"
+			s := w.States["build"]
+			wrote(s, "command", p(6, 6), p(6, 15))
+			wrote(s, "script_file", p(6, 20), p(6, 33))
+		}, []diag{{"USER.WORKFLOW.SCRIPT_CONFLICT@6:20", "both command and script_file", ""}}},
 		{"neither command nor script_file", func(w *Workflow) { cmdSpec(w).Command = "" },
 			[]diag{{"USER.WORKFLOW.MISSING_COMMAND@5:3", `command state "build" has no command`, "script_file"}}},
 		{"script_file path refers to an unknown input", func(w *Workflow) {
@@ -45,7 +51,7 @@ func TestValidateStepKeys(t *testing.T) {
 			w.Hooks = WorkflowHooks{End: Hook{{Pos: p(3, 5)}}}
 		}, []diag{{"USER.WORKFLOW.INVALID_HOOK@3:5", "workflow hook workflow_end[0] must have exactly one of log and command", ""}}},
 		{"hook templates are checked like steps'", func(w *Workflow) {
-			w.Hooks = WorkflowHooks{Start: Hook{{Log: "{{.inputs.targte}}", LogPos: p(3, 12)}}, End: Hook{{Command: "echo \\{{.workflow.nme}}", CommandPos: p(4, 16)}}}
+			w.Hooks = WorkflowHooks{Start: Hook{{Log: "{{.inputs.targte}}", LogPos: p(3, 12), Keys: 1}}, End: Hook{{Command: "echo \\{{.workflow.nme}}", CommandPos: p(4, 16)}}}
 		}, []diag{
 			{"USER.TEMPLATE.UNKNOWN_INPUT@3:12", `workflow hook workflow_start[0] log refers to undeclared input "targte"`, "did you mean 'target'?"},
 			{"USER.TEMPLATE.UNKNOWN_FIELD@4:16", `reads unknown field "nme" of .workflow`, "did you mean"},
@@ -76,6 +82,12 @@ func TestValidateStepKeys(t *testing.T) {
 			w.States["ask"].Hooks = StepHooks{Pre: Hook{{Log: "{{.error.message}}"}}}
 			agentSpec(w).Prompt = "fix: {{.error.message}} ({{.error.exit_code}})"
 		}, nil},
+		{".error in a state nothing leads to", func(w *Workflow) {
+			w.States["orphan"] = &State{Name: "orphan", Type: StateCommand, Spec: &CommandSpec{Command: "echo {{.error.message}}"}, OnSuccess: "done", Pos: p(30, 3)}
+		}, []diag{
+			{"USER.TEMPLATE.ERROR_SCOPE@30:3", `reads .error.message`, ""},
+			{"USER.WORKFLOW.UNREACHABLE_STATE@30:3", "never reached", ""},
+		}},
 		{".error in a state also reached by a transition", func(w *Workflow) {
 			w.States["build"].OnSuccess, w.States["build"].OnFailure, w.States["ask"].OnFailure = "done", "ask", "failed"
 			w.States["build"].Transitions = []Transition{{When: "false", Goto: "ask"}}
@@ -97,6 +109,9 @@ func TestValidateStepKeys(t *testing.T) {
 			agentSpec(w).Mode = ModeConversation
 			wrote(w.States["ask"], "mode", p(10, 5), p(10, 11))
 		}, []diag{{"USER.WORKFLOW.UNSUPPORTED@10:11", "conversation steps are not supported yet; see issue 14", "remove `mode: conversation`"}}},
+		{"continue_from an agent state is only refused as a conversation", func(w *Workflow) {
+			agentSpec(w).Conversation = &Conversation{ContinueFrom: "ask"}
+		}, []diag{{"USER.WORKFLOW.UNSUPPORTED@9:3", "not supported yet", ""}}},
 		{"a conversation block fails loudly, and continue_from is checked", func(w *Workflow) {
 			agentSpec(w).Conversation = &Conversation{ContinueFrom: "build"}
 			s := w.States["ask"]

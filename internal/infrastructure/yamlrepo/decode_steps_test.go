@@ -80,6 +80,7 @@ func TestDecodeStepKeyErrors(t *testing.T) {
 		{"a misspelt hook", "    hooks: {pre: [{log: x}], psot: []}\n", "", `7:30: unknown key "psot" in step hooks; did you mean 'post'?`},
 		{"a misspelt workflow hook", "", "hooks:\n  workflow_stat: []\n", `3:3: unknown key "workflow_stat" in workflow hooks; did you mean 'workflow_start'?`},
 		{"a hook entry key", "    hooks: {pre: [{run: x}]}\n", "", `7:20: unknown key "run" in a hook entry`},
+		{"an empty hook entry", "    hooks: {pre: [{}]}\n", "", `7:19: state "a" hook pre[0] must have exactly one of log and command`},
 		{"a hook list that is not a list", "    hooks: {post: {log: x}}\n", "", `7:19: hooks.post must be a list`},
 		{"a capture key", "    capture: {stdot: x}\n", "", `7:15: unknown key "stdot" in capture; did you mean 'stdout'?`},
 		{"continue_on_error not a bool", "    continue_on_error: yes please\n", "", `7:24: continue_on_error must be true or false`},
@@ -103,7 +104,7 @@ func TestDecodeStepKeyErrors(t *testing.T) {
 			for _, g := range got {
 				found = found || strings.HasPrefix(g, tc.want)
 			}
-			if !found {
+			if !found || tc.name == "a hook entry key" && len(got) != 1 {
 				t.Errorf("diagnostics:\n%s\nsource:\n%s\nwant: %s", strings.Join(got, "\n"), src, tc.want)
 			}
 		})

@@ -22,6 +22,8 @@ func (o *textObserver) Observe(e run.Event) {
 		fmt.Fprintf(o.out, "↻ %s attempt %d of %d failed: %s; again in %s\n", e.Name, e.Attempt, e.Of, firstLine(e.Error), e.Wait.Round(time.Millisecond))
 	case run.StepFinished:
 		o.stepFinished(e.Step)
+	case run.HookRan:
+		o.hookRan(e)
 	}
 }
 

@@ -40,9 +40,16 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
+	if spec.Mode == workflow.ModeConversation || spec.Conversation != nil {
+		return Outcome{}, Stop(fault.New(fault.UserWorkflowUnsupported, "state %q: %s", st.Name, workflow.ConversationUnsupported))
+	}
+	opts, system, err := withSystemPrompt(st, spec, scope)
+	if err != nil {
+		return Outcome{}, Stop(err)
+	}
 	req := ports.AgentRequest{
-		RunID: x.runID, Step: st.Name, Provider: spec.Provider, Prompt: prompt,
-		Options: spec.Options, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy,
+		RunID: x.runID, Step: st.Name, Provider: spec.Provider, Prompt: prompt, SystemPrompt: system,
+		Options: opts, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy,
 	}
 	var sess *stepproxy.Session
 	if spec.MCPProxy != nil && spec.MCPProxy.Enable {
@@ -71,6 +78,7 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 		return out, err
 	}
 	out.Status, out.Output = StepSuccess, res.Output
+	formatOutput(st, spec.OutputFormat, &out)
 	return out, nil
 }
 

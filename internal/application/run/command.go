@@ -17,12 +17,22 @@ type commandExecutor struct {
 	commands ports.CommandRunner
 	env      []string
 	paths    paths
+	// scripts reads script_file content.
+	scripts ports.PromptSource
 }
 
 // Execute renders the command and its directory, and runs it. A non-zero exit is a failed step.
 func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
 	spec := st.Command()
-	text, err := renderShell(st.Name+".command", spec.Command, scope, st.KeyPos["command"])
+	source, key := spec.Command, "command"
+	if spec.ScriptFile != "" {
+		s, err := x.script(ctx, st, spec, scope)
+		if err != nil {
+			return Outcome{}, err
+		}
+		source, key = s, "script_file"
+	}
+	text, err := renderShell(st.Name+"."+key, source, scope, st.KeyPos[key])
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
@@ -30,7 +40,7 @@ func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope 
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
-	res, err := x.commands.RunCommand(ctx, ports.CommandRequest{Command: text, Dir: dir, Env: x.env})
+	res, err := x.commands.RunCommand(ctx, ports.CommandRequest{Command: text, Dir: dir, Env: x.env, Script: spec.ScriptFile != ""})
 	out := Outcome{Status: StepSuccess, Output: strings.TrimRight(res.Stdout, "\n"), Stderr: res.Stderr, ExitCode: res.ExitCode}
 	if res.ExitCode != 0 {
 		out.Status = StepFailure

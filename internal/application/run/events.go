@@ -34,6 +34,8 @@ type StepResult struct {
 	Tools string `json:"tools,omitempty"`
 	// Attempts counts the runs of the step when its retry policy ran it more than once.
 	Attempts int `json:"attempts,omitempty"`
+	// JSON is the parsed answer of an agent step with output_format: json.
+	JSON any `json:"-"`
 }
 
 // Event is something that happened in a run. The scheduler emits them in order; the Result, the

@@ -30,6 +30,8 @@ type Outcome struct {
 	Error    string
 	// Tools summarises the step's tool calls through awf's proxy.
 	Tools string
+	// JSON is the parsed answer of an agent step with output_format: json.
+	JSON any
 	// End is set by the executors of states that end the run (terminal states).
 	End *End
 }

@@ -36,6 +36,12 @@ type Options struct {
 	Prompts ports.PromptSource
 	// Paths answers inputs declared with file_exists; Run without it refuses such inputs.
 	Paths ports.PathProbe
+	// Scripts reads the script_file of command steps; Files the files templates name with
+	// readFile, confined to Dir.
+	Scripts ports.PromptSource
+	Files   ports.ConfinedFiles
+	// Host is what .awf and .context show.
+	Host Host
 	// Expressions compiles the `when` of transitions; a workflow with one needs it.
 	Expressions ports.ExprCompiler
 	// Wait pauses between retry attempts and returns early with ctx's error; nil waits on a
@@ -92,7 +98,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	}
 	p := paths{root: opts.Dir}
 	executors := map[workflow.StateType]Executor{
-		workflow.StateCommand:  commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p},
+		workflow.StateCommand:  commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
 		workflow.StateAgent:    agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
 		workflow.StateTerminal: terminalExecutor{},
 	}
@@ -102,7 +108,8 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	if err := checkExecutors(executors, kinds); err != nil {
 		return nil, err
 	}
-	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: &exprCache{compiler: opts.Expressions}, wait: opts.Wait, rand: opts.Rand}
+	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: &exprCache{compiler: opts.Expressions}, wait: opts.Wait, rand: opts.Rand,
+		hooks: &hookRunner{commands: opts.Commands, env: opts.Environ, dir: opts.Dir}}
 	if sched.wait == nil {
 		sched.wait = sleep
 	}
@@ -152,10 +159,14 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	log := r.opts.Logger.With(zap.String("run_id", r.opts.RunID), zap.String("workflow", wf.Name))
 	log.Info("run started")
 
-	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name})
+	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name, Dir: workflowDir(wf)}).withHost(r.opts.Host, start, r.readFile(ctx))
 	sched := *r.sched
 	sched.events = events
-	end := sched.walk(ctx, wf, scope, log)
+	end := ending{status: RunError, scope: scope}
+	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
+		end = sched.walk(ctx, wf, scope, log)
+		sched.workflowEnd(ctx, wf, end, end.scope, log)
+	}
 	duration := time.Since(start)
 	if end.err != nil {
 		span.RecordError(end.err)

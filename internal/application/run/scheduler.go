@@ -31,6 +31,7 @@ type scheduler struct {
 	exprs     *exprCache
 	wait      func(ctx context.Context, d time.Duration) error
 	rand      func() float64
+	hooks     *hookRunner
 }
 
 // sleep waits d, or less when ctx ends first.
@@ -50,11 +51,15 @@ type ending struct {
 	status   string
 	terminal string
 	err      error
+	// state is the state the walk was at when it ended; scope what it had recorded by then.
+	state string
+	scope Scope
 }
 
 // walk runs wf from its initial state until a state ends the run or something stops it.
-func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope, log *zap.Logger) ending {
+func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope, log *zap.Logger) (end ending) {
 	current := wf.Initial
+	defer func() { end.state, end.scope = current, scope }()
 	for n := 0; ; n++ {
 		st, ok := wf.States[current]
 		if !ok {
@@ -64,6 +69,7 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 		if err != nil {
 			return ending{status: RunError, err: err}
 		}
+		scope = scope.At(st.Name)
 		if st.Ends() {
 			return s.end(ctx, wf, st, x, scope)
 		}
@@ -76,7 +82,7 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 		}
 		s.events.Observe(StepStarted{Name: st.Name, Kind: string(st.Type)})
 		sr, err := s.step(ctx, st, x, scope, log)
-		scope = scope.WithState(st.Name, StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status)})
+		scope = withStep(scope, sr)
 		if err != nil {
 			// Errors (as opposed to failed steps) stop the run: bad templates, interrupts.
 			sr.Status, sr.Error = StepFailure, err.Error()
@@ -128,7 +134,7 @@ func (s *scheduler) next(st *workflow.State, status StepStatus, scope Scope, log
 			return tr.Goto, nil
 		}
 	}
-	if status == StepFailure {
+	if status == StepFailure && !st.ContinuesOnError() {
 		return st.OnFailure, nil
 	}
 	return st.OnSuccess, nil
@@ -167,8 +173,11 @@ func (s *scheduler) step(ctx context.Context, st *workflow.State, x Executor, sc
 	defer span.End()
 	slog := log.With(zap.String("step", st.Name), zap.String("type", string(st.Type)))
 
-	// Hooks before a step (issue 8) run here, under the step's context.
+	s.stepHook(ctx, st, workflow.HookPre, scope, slog)
 	err := s.attempts(ctx, st, x, scope, &sr, span, slog)
+	if err == nil {
+		s.stepHook(ctx, st, workflow.HookPost, withStep(scope, sr), slog)
+	}
 	sr.Duration = time.Since(start)
 	if err == nil && ctx.Err() != nil {
 		err = interrupted(ctx.Err())
@@ -228,7 +237,7 @@ func (s *scheduler) timed(ctx context.Context, st *workflow.State, x Executor, s
 // attempt executes the state once and folds the Outcome into sr. Its error stops the run.
 func (s *scheduler) attempt(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
 	out, err := x.Execute(ctx, st, scope)
-	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools
+	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools, sr.JSON = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools, out.JSON
 	if err == nil {
 		return nil
 	}

@@ -8,6 +8,10 @@ type StateData struct {
 	Stderr   string
 	ExitCode int
 	Status   string
+	// JSON is the parsed answer of an agent step with output_format: json; for other steps it
+	// is parsed from Output on first use (see scope_ns.go).
+	JSON any
+	json *lazyJSON
 }
 
 // Fields are a state's values under both spellings workflows use: the Go names of awf and the
@@ -19,6 +23,7 @@ func (d StateData) Fields() map[string]any {
 		"Stderr": d.Stderr, "stderr": d.Stderr,
 		"ExitCode": d.ExitCode, "exit_code": d.ExitCode,
 		"Status": d.Status, "status": d.Status,
+		"JSON": d.jsonValue(), "json": d.jsonValue(),
 	}
 }
 
@@ -26,6 +31,8 @@ func (d StateData) Fields() map[string]any {
 type WorkflowInfo struct {
 	ID   string
 	Name string
+	// Dir is the workflow file's directory: script_file paths are resolved against it first.
+	Dir string
 }
 
 // Scope is the data templates see: .inputs, .states, .env and .workflow. It is an immutable
@@ -40,6 +47,9 @@ type Scope struct {
 	// is ever written after the Scope holding it is made.
 	states map[string]StateData
 	parent *Scope
+	// host holds what the run knows of its machine and its moment (awf dirs, context, error,
+	// current state, readFile); see scope_ns.go.
+	host *hostData
 }
 
 // NewScope returns the root scope of a run. It keeps copies of inputs and env.
@@ -51,6 +61,7 @@ func NewScope(inputs map[string]any, env map[string]string, wf WorkflowInfo) Sco
 func (s Scope) WithState(name string, d StateData) Scope {
 	states := make(map[string]StateData, len(s.states)+1)
 	maps.Copy(states, s.states)
+	d.json = &lazyJSON{}
 	states[name] = d
 	s.states = states
 	return s
@@ -59,7 +70,7 @@ func (s Scope) WithState(name string, d StateData) Scope {
 // Fork returns a child scope: it sees everything s sees, and what is recorded in it stays in it.
 func (s Scope) Fork() Scope {
 	parent := s
-	return Scope{inputs: s.inputs, env: s.env, workflow: s.workflow, parent: &parent}
+	return Scope{inputs: s.inputs, env: s.env, workflow: s.workflow, parent: &parent, host: s.host}
 }
 
 // State returns the result recorded for name, here or in an ancestor (the nearest wins).
@@ -88,6 +99,9 @@ func (s Scope) Data() map[string]any {
 		"inputs":   maps.Clone(s.inputs),
 		"states":   states,
 		"env":      maps.Clone(s.env),
-		"workflow": map[string]any{"ID": s.workflow.ID, "Name": s.workflow.Name, "id": s.workflow.ID, "name": s.workflow.Name},
+		"workflow": s.workflowData(),
+		"awf":      s.host.awfData(),
+		"context":  s.host.contextData(),
+		"error":    s.host.errorData(),
 	}
 }

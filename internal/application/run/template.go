@@ -27,7 +27,7 @@ func fill(name, text string, scope Scope, pos fault.Position, shell bool) (strin
 		return text, nil
 	}
 	data := scope.Data()
-	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(namespaces(data)).Parse(text)
+	t, err := template.New(name).Option("missingkey=error").Funcs(Funcs).Funcs(scopeFuncs(scope)).Funcs(namespaces(data)).Parse(text)
 	if err != nil {
 		return "", fault.Wrap(err, fault.UserTemplateSyntax, "template in %s does not parse", name).At(pos)
 	}

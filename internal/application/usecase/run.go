@@ -44,6 +44,11 @@ type RunPorts struct {
 	Prompts ports.PromptSource
 	// Paths checks inputs declared with file_exists.
 	Paths ports.PathProbe
+	// Scripts reads command steps' script_file; Files the files templates name with readFile.
+	Scripts   ports.PromptSource
+	ReadFiles ports.ConfinedFiles
+	// Host is what .awf and .context show.
+	Host run.Host
 	// Expressions compiles transitions' `when`.
 	Expressions ports.ExprCompiler
 	// Agents are the agent providers by name, logging to the run's logger.
@@ -156,6 +161,9 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		Commands:    u.Commands,
 		Agents:      u.Agents(logger),
 		Prompts:     u.Prompts,
+		Scripts:     u.Scripts,
+		Files:       u.ReadFiles,
+		Host:        u.Host,
 		Expressions: u.Expressions,
 		Environ:     u.Env.Environ(),
 		Proxy:       proxySvc,

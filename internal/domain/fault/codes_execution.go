@@ -57,4 +57,8 @@ const (
 
 	// EXECUTION.STEP
 	ExecutionStepTimeout = "EXECUTION.STEP.TIMEOUT"
+
+	// EXECUTION.HOOK
+	// ExecutionHookFailed: a workflow_start hook failed, so the run did not start.
+	ExecutionHookFailed = "EXECUTION.HOOK.FAILED"
 )

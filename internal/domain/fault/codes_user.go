@@ -203,4 +203,21 @@ const (
 	UserTemplateBadCall = "USER.TEMPLATE.BAD_CALL"
 	// UserTemplateTypeMismatch: eq, lt… comparing values Go templates refuse to compare (text with a number, lists).
 	UserTemplateTypeMismatch = "USER.TEMPLATE.TYPE_MISMATCH"
+	// USER.STEPS (issue 10, steps helper)
+	// UserWorkflowUnsupported: a key awf knows but cannot honour yet (conversation steps).
+	UserWorkflowUnsupported = "USER.WORKFLOW.UNSUPPORTED"
+	// UserWorkflowScriptConflict: a command step with both command and script_file.
+	UserWorkflowScriptConflict = "USER.WORKFLOW.SCRIPT_CONFLICT"
+	// UserWorkflowScriptFile: a script_file that cannot be read.
+	UserWorkflowScriptFile = "USER.WORKFLOW.SCRIPT_FILE"
+	// UserWorkflowInvalidHook: a hook entry without exactly one of log and command.
+	UserWorkflowInvalidHook = "USER.WORKFLOW.INVALID_HOOK"
+	// UserWorkflowCaptureIgnored: a warning that `capture:` has no effect.
+	UserWorkflowCaptureIgnored = "USER.WORKFLOW.CAPTURE_IGNORED"
+	// UserTemplateReadFile: a readFile call that cannot read its file.
+	UserTemplateReadFile = "USER.TEMPLATE.READ_FILE"
+	// UserTemplateErrorScope: .error used where no error can be set.
+	UserTemplateErrorScope = "USER.TEMPLATE.ERROR_SCOPE"
+	// UserAgentOutputFormat: an agent's output that is not the JSON its output_format asks for.
+	UserAgentOutputFormat = "USER.AGENT.OUTPUT_FORMAT"
 )

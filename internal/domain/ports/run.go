@@ -15,6 +15,10 @@ type CommandRequest struct {
 	Command string
 	Dir     string
 	Env     []string
+	// Script marks Command as the content of a script_file: when it starts with a `#!` line the
+	// runner executes it as its own program (from a private temp file, removed afterwards), so
+	// the kernel picks the interpreter; without one it runs through the shell like a command.
+	Script bool
 }
 
 // CommandResult is what a finished command left behind. A non-zero exit is a result, not an
@@ -37,10 +41,12 @@ type AgentRequest struct {
 	Step     string
 	Provider string
 	Prompt   string
-	Options  map[string]any
-	Dir      string
-	Timeout  time.Duration
-	Proxy    *workflow.MCPProxy
+	// SystemPrompt is the step's system_prompt, rendered; "" when it has none.
+	SystemPrompt string
+	Options      map[string]any
+	Dir          string
+	Timeout      time.Duration
+	Proxy        *workflow.MCPProxy
 	// Tools is the in-process tool session for providers that call tools themselves (the
 	// OpenAI-compatible provider); nil when the step has no proxy or the CLI spawns mcp-serve.
 	Tools ToolSession
@@ -83,6 +89,13 @@ type AgentProvider interface {
 // returns when ctx ends. Its errors are coded and say what to do.
 type PromptSource interface {
 	ReadPrompt(ctx context.Context, path string) (string, error)
+}
+
+// ConfinedFiles reads the files templates name with readFile: path is relative to root and
+// must stay inside it once symlinks are resolved; only regular files, bounded in size, and the
+// read stops when ctx ends. Its errors are coded and name the path.
+type ConfinedFiles interface {
+	ReadConfined(ctx context.Context, root, path string) (string, error)
 }
 
 // WorkflowRepository finds and loads workflow files. Load reports every problem in the file as a

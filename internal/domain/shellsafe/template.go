@@ -183,7 +183,7 @@ func (p *preparer) action(n *parse.ActionNode, l *Lexer) error {
 		p.raws = append(p.raws, RawUse{Line: line, Column: col})
 		return nil
 	}
-	if last == "quote" && c.Kind == Word && c.Backticks == 0 {
+	if (last == "quote" || last == "escape") && c.Kind == Word && c.Backticks == 0 {
 		return nil // already one safe word
 	}
 	name := escaperPrefix + strconv.Itoa(p.n)

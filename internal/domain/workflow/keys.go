@@ -73,6 +73,8 @@ func stateHasKey(s *State, key string) bool {
 		return len(s.Transitions) > 0
 	case "retry":
 		return s.Retry != nil
+	case "hooks":
+		return !s.Hooks.Empty()
 	}
 	return false
 }

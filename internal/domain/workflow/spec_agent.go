@@ -8,7 +8,7 @@ import (
 )
 
 // agentStateKeys are the keys of an agent state besides the common ones.
-var agentStateKeys = []string{"provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure", "transitions", "retry"}
+var agentStateKeys = []string{"provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "dir", "timeout", "mcp_proxy", "hooks", "on_success", "on_failure", "transitions", "retry"}
 
 // AgentSpec is what an agent state asks of an AI coding agent.
 type AgentSpec struct {
@@ -21,13 +21,22 @@ type AgentSpec struct {
 	// Dir is the working directory, relative to the project root; "" means the root.
 	Dir      string
 	MCPProxy *MCPProxy
+	// SystemPrompt is a template given to the provider as its system prompt.
+	SystemPrompt string
+	// OutputFormat post-processes the answer: "text" strips a code fence around it, "json" also
+	// parses it (a step whose answer is not JSON fails) and exposes it as .states.NAME.JSON.
+	OutputFormat string
+	// Mode is "single" (one call, the default) or "conversation"; Conversation is the
+	// `conversation:` block. Conversation steps are refused until awf runs them (issue 14).
+	Mode         string
+	Conversation *Conversation
 }
 
 // Kind implements Spec.
 func (*AgentSpec) Kind() StateType { return StateAgent }
 
 func (a *AgentSpec) templates() []templateField {
-	return []templateField{{"prompt", a.Prompt}, {"dir", a.Dir}}
+	return []templateField{{"prompt", a.Prompt}, {"prompt_file", a.PromptFile}, {"system_prompt", a.SystemPrompt}, {"dir", a.Dir}}
 }
 
 func (a *AgentSpec) validate(v *validator, s *State) {
@@ -39,11 +48,7 @@ func (a *AgentSpec) validate(v *validator, s *State) {
 	hasPrompt, hasFile := written(s, "prompt") || a.Prompt != "", written(s, "prompt_file") || a.PromptFile != ""
 	switch {
 	case hasPrompt && hasFile:
-		pos := s.KeyAt("prompt_file")
-		if p := s.KeyAt("prompt"); p.Line > pos.Line || p.Line == pos.Line && p.Column > pos.Column {
-			pos = p // point at whichever comes second
-		}
-		v.ds.Errorf(pos, fault.UserAgentPromptConflict, "keep `prompt:` for inline text or `prompt_file:` for a file, not both",
+		v.ds.Errorf(laterKey(s, "prompt", "prompt_file"), fault.UserAgentPromptConflict, "keep `prompt:` for inline text or `prompt_file:` for a file, not both",
 			"state %q sets both prompt and prompt_file", s.Name)
 	case hasFile:
 		v.required(s, "prompt_file", a.PromptFile, fault.UserAgentMissingPrompt, "give the path of the prompt file, or use `prompt:` instead")
@@ -56,4 +61,5 @@ func (a *AgentSpec) validate(v *validator, s *State) {
 	if a.MCPProxy != nil {
 		v.proxy(s, a.MCPProxy)
 	}
+	a.validateFormat(v, s)
 }

@@ -39,10 +39,10 @@ func TestStateKeysByKind(t *testing.T) {
 		t    StateType
 		want []string
 	}{
-		{StateCommand, []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions", "retry"}},
-		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure", "transitions", "retry"}},
+		{StateCommand, []string{"type", "description", "command", "script_file", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}},
+		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "dir", "timeout", "mcp_proxy", "hooks", "on_success", "on_failure", "transitions", "retry"}},
 		{StateTerminal, []string{"type", "description", "status", "message"}},
-		{"", []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "options", "mcp_proxy", "status", "message"}},
+		{"", []string{"type", "description", "command", "script_file", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "mcp_proxy", "status", "message"}},
 	}
 	for _, tc := range tests {
 		if got := StateKeys(tc.t); !reflect.DeepEqual(got, tc.want) {

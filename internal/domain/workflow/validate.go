@@ -24,6 +24,7 @@ func Validate(w *Workflow) fault.Diagnostics {
 	for _, name := range v.stateNames {
 		v.state(w.States[name])
 	}
+	v.hooks("workflow", w.Hooks.Named())
 	v.graph()
 	v.ds.Sort()
 	return v.ds
@@ -35,6 +36,8 @@ type validator struct {
 	ds         fault.Diagnostics
 	stateNames []string // file order, then any state missing from Order
 	inputNames []string
+	// errorOK is set while checking templates that may read .error (workflow_error hooks).
+	errorOK bool
 }
 
 // stateNames lists the states in file order; states only in the map (built in code) follow in

@@ -32,11 +32,14 @@ func (v *validator) state(s *State) {
 				"timeout of state %q must be positive, got %s", s.Name, s.Timeout)
 		}
 	}
+	v.errorOK = v.onlyAfterFailure(s.Name)
 	if spec != nil {
 		for _, f := range spec.templates() {
 			v.template(s, f.key, f.text)
 		}
 	}
+	v.hooks(fmt.Sprintf("state %q", s.Name), s.Hooks.Named())
+	v.errorOK = false
 }
 
 // keysForType flags keys that exist but belong to another type of state.

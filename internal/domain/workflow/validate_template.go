@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -12,16 +13,20 @@ import (
 var (
 	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
 	// so {{inputs.x}} works as the reference's workflows write it.
-	TemplateRoots  = []string{"inputs", "states", "env", "workflow"}
-	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "output", "stderr", "exit_code", "status"}
-	workflowFields = []string{"ID", "Name", "id", "name"}
+	TemplateRoots  = []string{"inputs", "states", "env", "workflow", "awf", "context", "error"}
+	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "JSON", "output", "stderr", "exit_code", "status", "json"}
+	workflowFields = []string{"ID", "Name", "Duration", "CurrentState", "id", "name", "duration", "current_state"}
 )
 
-const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status, .env.VAR and .workflow.ID|Name"
+const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status|JSON, .env.VAR, .workflow.ID|Name|Duration|CurrentState, .awf.*_dir, .context.working_dir|user|hostname and, in workflow_error hooks, .error.message|state|exit_code|type"
 
 func (v *validator) template(s *State, key, text string) {
+	v.templateAt(s.ValueAt(key), fmt.Sprintf("%s of state %q", key, s.Name), text)
+}
+
+// templateAt checks a template written at pos; where names it in messages.
+func (v *validator) templateAt(pos fault.Position, where, text string) {
 	refs, err := TemplateRefs(text)
-	pos := s.ValueAt(key)
 	if err != nil {
 		var te *TemplateError
 		msg := err.Error()
@@ -29,28 +34,32 @@ func (v *validator) template(s *State, key, text string) {
 			msg = te.Error()
 		}
 		v.ds.Errorf(pos, fault.UserTemplateSyntax, "check the {{ }} actions: each opens with {{ and closes with }}, e.g. {{.inputs.target}}",
-			"%s of state %q is not a valid template: %s", key, s.Name, msg)
+			"%s is not a valid template: %s", where, msg)
 		return
 	}
 	for _, r := range refs {
-		v.ref(pos, v.where(s, key, r.Line), r)
+		v.ref(pos, lineOf(where, r.Line), r)
 	}
-	v.templateCheck(s, key, text)
+	v.templateCheck(pos, where, text)
 }
 
 // shell checks a template that becomes shell code: each {{ }} must sit where a value can be
 // escaped as data, and each {{raw …}}, which opts out, is a warning. Syntax errors are the
 // template check's to report.
 func (v *validator) shell(s *State, key, text string) {
+	v.shellAt(s.ValueAt(key), fmt.Sprintf("%s of state %q", key, s.Name), text)
+}
+
+// shellAt checks shell template text written at pos; where names it in messages.
+func (v *validator) shellAt(pos fault.Position, where, text string) {
 	raws, places, _ := shellsafe.Check(text)
-	pos := s.ValueAt(key)
 	for _, pe := range places {
 		v.ds.Errorf(pos, fault.UserTemplateShellPlace, "move the {{ }} or rewrite the shell text around it; awf escapes each value for the quoting it sits in",
-			"line %d, column %d of %s of state %q: %v", pe.Line, pe.Column, key, s.Name, pe.Err)
+			"line %d, column %d of %s: %v", pe.Line, pe.Column, where, pe.Err)
 	}
 	for _, r := range raws {
 		v.ds.Warnf(pos, fault.UserTemplateRaw, "drop raw to have the value escaped as data, unless the workflow's author alone controls it",
-			"line %d, column %d of %s of state %q pastes a value into the shell unescaped ({{raw …}}): a hostile value runs as code", r.Line, r.Column, key, s.Name)
+			"line %d, column %d of %s pastes a value into the shell unescaped ({{raw …}}): a hostile value runs as code", r.Line, r.Column, where)
 	}
 }
 
@@ -92,13 +101,8 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 		if len(p) > 2 {
 			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of environment variable %q, which is a plain value (%s)", where, p[2], p[1], r)
 		}
-	case "workflow":
-		switch {
-		case len(p) > 1 && !slices.Contains(workflowFields, p[1]):
-			v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[1], workflowFields), "%s reads unknown field %q of .workflow (%s)", where, p[1], r)
-		case len(p) > 2:
-			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
-		}
+	case "workflow", "awf", "context", "error":
+		v.namespaceRef(pos, where, r)
 	default:
 		hint := templateDataHint
 		if s := Suggest(p[0], TemplateRoots); s != "" {

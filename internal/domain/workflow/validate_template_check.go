@@ -3,32 +3,32 @@ package workflow
 import (
 	"fmt"
 	"slices"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 // templateCheck reports what CheckTemplate finds in a template that parses: references it
 // reaches through a moved dot, a variable or index, and calls or comparisons the runner would
 // refuse. Syntax errors are the template check's to report.
-func (v *validator) templateCheck(s *State, key, text string) {
+func (v *validator) templateCheck(pos fault.Position, where, text string) {
 	c, err := CheckTemplate(text, v.kindAt)
 	if err != nil {
 		return
 	}
-	pos := s.ValueAt(key)
 	for _, r := range c.Refs {
-		v.ref(pos, v.where(s, key, r.Line), r)
+		v.ref(pos, lineOf(where, r.Line), r)
 	}
 	for _, p := range c.Problems {
-		v.ds.Errorf(pos, p.Code, p.Hint, "%s: %s", v.where(s, key, p.Line), p.Msg)
+		v.ds.Errorf(pos, p.Code, p.Hint, "%s: %s", lineOf(where, p.Line), p.Msg)
 	}
 }
 
-// where names a template for messages: "line 2 of command of state "build"".
-func (v *validator) where(s *State, key string, line int) string {
-	w := fmt.Sprintf("%s of state %q", key, s.Name)
+// lineOf names line n of a template for messages: "line 2 of command of state "build"".
+func lineOf(where string, line int) string {
 	if line > 1 {
-		w = fmt.Sprintf("line %d of %s", line, w)
+		return fmt.Sprintf("line %d of %s", line, where)
 	}
-	return w
+	return where
 }
 
 // kindAt is the kind of the value at a data path, as far as it is known before the run.

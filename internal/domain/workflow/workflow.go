@@ -22,8 +22,11 @@ type Workflow struct {
 	Tags   []string
 	// Env names the environment variables the workflow needs; a run refuses to start without
 	// them (USER.ENV.MISSING) instead of failing halfway on an empty value.
-	Env     []string
-	Inputs  []Input
+	Env    []string
+	Inputs []Input
+	// Hooks run at the run's start and end (workflow_start, workflow_end, workflow_error,
+	// workflow_cancel).
+	Hooks   WorkflowHooks
 	Initial string
 	// States by name; Order keeps the file order for stable output.
 	States map[string]*State
@@ -101,6 +104,8 @@ type State struct {
 	// first whose When holds (or that has none) gives the next state. Without a match the run
 	// follows OnSuccess or OnFailure.
 	Transitions []Transition
+	// Hooks run before (pre) and after (post) the state's work.
+	Hooks StepHooks
 
 	// Spec holds what only this kind of state has: *CommandSpec, *AgentSpec, *TerminalSpec, or
 	// *UnknownSpec for a state whose type is missing or unknown. A known-type state built in code

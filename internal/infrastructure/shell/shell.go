@@ -8,6 +8,7 @@ import (
 	"errors"
 	"os/exec"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -40,6 +41,14 @@ func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports
 		max = 16 << 20
 	}
 	cmd := exec.Command(sh, "-c", req.Command)
+	if req.Script && strings.HasPrefix(req.Command, "#!") {
+		c, cleanup, err := scriptCommand(req.Command)
+		defer cleanup()
+		if err != nil {
+			return ports.CommandResult{ExitCode: -1}, fault.Wrap(err, fault.SystemFSTemp, "cannot write the script to a temp file")
+		}
+		cmd, sh = c, c.Path
+	}
 	cmd.Dir = req.Dir
 	cmd.Env = req.Env
 	stdout, stderr := &capped{max: max}, &capped{max: max}
@@ -59,6 +68,10 @@ func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports
 	case ctx.Err() != nil:
 		res.ExitCode = -1
 		return res, err
+	case req.Script && missingInterpreter(err):
+		res.ExitCode = 127
+		res.Stderr += sh + ": interpreter not found (from the script's #! line)\n"
+		return res, nil
 	default:
 		return res, fault.Wrap(err, fault.ExecutionCommandStart, "cannot start %s", sh).WithHint("check that %s exists and the step's dir is a directory", sh)
 	}

@@ -12,7 +12,7 @@ import (
 // The schema of a workflow file (DESIGN §3). State keys live in the domain, which also decides
 // which state types accept them.
 var (
-	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "states"}
+	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "hooks", "states"}
 	inputKeys = []string{"name", "type", "required", "default", "description", "validation"}
 )
 
@@ -67,6 +67,8 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 			}
 		case "inputs":
 			l.inputs(w, pm, e.v)
+		case "hooks":
+			w.Hooks = l.workflowHooks(e.v, pm)
 		case "states":
 			l.states(w, pm, e)
 		}
@@ -141,17 +143,21 @@ func (l *loader) states(w *workflow.Workflow, pm posMaps, states entry) {
 			w.Initial = l.str(e.v, "states.initial")
 			continue
 		}
-		s, spm := l.state(e)
+		s, spm, hidden := l.state(e)
 		w.States[s.Name] = s
 		w.Order = append(w.Order, s.Name)
 		copyInto(pm, spm, path+".")
+		if hidden != nil && w.States[hidden.Name] == nil {
+			w.States[hidden.Name] = hidden // not in Order: listings show what the file shows
+		}
 	}
 }
 
 // state decodes one state. The type is read first so that key errors can name the right keys;
 // the common keys go to the State, the others to the spec of the kind that owns them (see
 // stateSpecs).
-func (l *loader) state(e entry) (*workflow.State, posMaps) {
+func (l *loader) state(e entry) (*workflow.State, posMaps, *workflow.State) {
+	var hidden *workflow.State
 	spm := newPosMaps()
 	s := &workflow.State{Name: e.key, Pos: l.pos(e.k), KeyPos: spm.keys, ValuePos: spm.values}
 	es, ok := l.mapping(e.v, fmt.Sprintf("state %q", e.key), fmt.Sprintf("`%s: {type: command, command: make, on_success: done}`", e.key))
@@ -180,7 +186,9 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 		case "on_success":
 			s.OnSuccess = l.str(f.v, "on_success")
 		case "on_failure":
-			s.OnFailure = l.str(f.v, "on_failure")
+			s.OnFailure, hidden = l.onFailure(s, f.v, spm)
+		case "hooks":
+			s.Hooks = l.stepHooks(f.v, spm)
 		case "transitions":
 			s.Transitions = l.transitions(f.v, spm)
 		case "retry":
@@ -195,14 +203,14 @@ func (l *loader) state(e entry) (*workflow.State, posMaps) {
 			t.Status = workflow.StatusSuccess
 		}
 	}
-	return s, spm
+	return s, spm, hidden
 }
 
 // specKey decodes one key of a kind into that kind's spec: one case per kind.
 func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
 	switch sp := spec.(type) {
 	case *workflow.CommandSpec:
-		l.commandKey(sp, f)
+		l.commandKey(sp, f, spm)
 	case *workflow.AgentSpec:
 		l.agentKey(sp, f, spm)
 	case *workflow.TerminalSpec:
@@ -210,10 +218,16 @@ func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
 	}
 }
 
-func (l *loader) commandKey(c *workflow.CommandSpec, f entry) {
+func (l *loader) commandKey(c *workflow.CommandSpec, f entry, spm posMaps) {
 	switch f.key {
 	case "command":
 		c.Command = l.str(f.v, "command")
+	case "script_file":
+		c.ScriptFile = l.str(f.v, "script_file")
+	case "continue_on_error":
+		c.ContinueOnError = l.boolean(f.v, "continue_on_error", false)
+	case "capture":
+		c.Capture = l.capture(f.v, spm)
 	case "dir":
 		c.Dir = l.str(f.v, "dir")
 	}
@@ -231,6 +245,14 @@ func (l *loader) agentKey(a *workflow.AgentSpec, f entry, spm posMaps) {
 		a.Options = l.options(f.v, spm)
 	case "dir":
 		a.Dir = l.str(f.v, "dir")
+	case "system_prompt":
+		a.SystemPrompt = l.str(f.v, "system_prompt")
+	case "output_format":
+		a.OutputFormat = l.str(f.v, "output_format")
+	case "mode":
+		a.Mode = l.str(f.v, "mode")
+	case "conversation":
+		a.Conversation = l.conversation(f.v, spm)
 	case "mcp_proxy":
 		m, mpm := l.proxy(f)
 		a.MCPProxy = m

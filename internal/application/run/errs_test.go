@@ -1,0 +1,5 @@
+package run
+
+import "io/fs"
+
+var errNotExist = fs.ErrNotExist

@@ -61,6 +61,11 @@ var Funcs = func() template.FuncMap {
 	fm := shellsafe.Funcs() // raw
 	fm["quote"] = ShellQuote
 	fm["index"] = strictIndex
+	for k, f := range textFuncs {
+		fm[k] = f
+	}
+	// Each render binds readFile to its scope (scopeFuncs); this one only gives its shape.
+	fm["readFile"] = func(path string) (string, error) { return Scope{}.readFileFunc()(path) }
 	return fm
 }()
 

@@ -17,6 +17,8 @@ var TemplateFuncs = map[string]Arity{
 	"call": {1, -1}, "eq": {2, -1}, "ne": {2, 2}, "lt": {2, 2}, "le": {2, 2}, "gt": {2, 2}, "ge": {2, 2},
 	// the runner's
 	"raw": {1, 1}, "quote": {1, 1},
+	// the reference's helpers
+	"json": {1, 1}, "split": {2, 2}, "join": {2, 2}, "trimSpace": {1, 1}, "escape": {1, 1}, "readFile": {1, 1},
 }
 
 // Kinds of values, as template comparisons see them; "" is a value whose kind is not known

@@ -34,6 +34,13 @@ type StepResult struct {
 	Tools string `json:"tools,omitempty"`
 	// Attempts counts the runs of the step when its retry policy ran it more than once.
 	Attempts int `json:"attempts,omitempty"`
+	// Within is the loop iteration or parallel state the step ran in ("files[2]", "checks"),
+	// "" for a step of the main flow.
+	Within string `json:"within,omitempty"`
+
+	// jump and after carry Outcome.Next and Outcome.Scope from the executor to the scheduler.
+	jump  string
+	after *Scope
 }
 
 // Event is something that happened in a run. The scheduler emits them in order; the Result, the
@@ -50,6 +57,8 @@ type RunStarted struct {
 type StepStarted struct {
 	Name string
 	Kind string
+	// Within is the loop iteration or parallel state the step runs in, "" in the main flow.
+	Within string
 }
 
 // StepRetrying says an attempt of a step failed and another follows after Wait.

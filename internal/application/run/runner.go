@@ -93,6 +93,9 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 		workflow.StateCommand:  commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p},
 		workflow.StateAgent:    agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
 		workflow.StateTerminal: terminalExecutor{},
+		workflow.StateParallel: flowExecutor{},
+		workflow.StateForEach:  flowExecutor{},
+		workflow.StateWhile:    flowExecutor{},
 	}
 	for k, x := range opts.Executors {
 		executors[k] = x
@@ -152,7 +155,7 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 
 	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name})
 	sched := *r.sched
-	sched.events = events
+	sched.events = &serialObserver{obs: events}
 	end := sched.walk(ctx, wf, scope, log)
 	duration := time.Since(start)
 	if end.err != nil {

@@ -40,6 +40,8 @@ type Scope struct {
 	// is ever written after the Scope holding it is made.
 	states map[string]StateData
 	parent *Scope
+	// flow is where in a loop or parallel state this scope is (flow_scope.go); nil at the top.
+	flow *flowPos
 }
 
 // NewScope returns the root scope of a run. It keeps copies of inputs and env.
@@ -59,7 +61,7 @@ func (s Scope) WithState(name string, d StateData) Scope {
 // Fork returns a child scope: it sees everything s sees, and what is recorded in it stays in it.
 func (s Scope) Fork() Scope {
 	parent := s
-	return Scope{inputs: s.inputs, env: s.env, workflow: s.workflow, parent: &parent}
+	return Scope{inputs: s.inputs, env: s.env, workflow: s.workflow, parent: &parent, flow: s.flow}
 }
 
 // State returns the result recorded for name, here or in an ancestor (the nearest wins).
@@ -84,10 +86,14 @@ func (s Scope) Data() map[string]any {
 			states[k] = v.Fields()
 		}
 	}
-	return map[string]any{
+	data := map[string]any{
 		"inputs":   maps.Clone(s.inputs),
 		"states":   states,
 		"env":      maps.Clone(s.env),
 		"workflow": map[string]any{"ID": s.workflow.ID, "Name": s.workflow.Name, "id": s.workflow.ID, "name": s.workflow.Name},
 	}
+	if l := s.loop(); l != nil {
+		data["loop"] = l.fields()
+	}
+	return data
 }

@@ -17,13 +17,14 @@ func Validate(w *Workflow) fault.Diagnostics {
 	if w == nil {
 		return nil
 	}
-	v := &validator{w: w, stateNames: stateNames(w)}
+	v := &validator{w: w, stateNames: stateNames(w), nest: NewNesting(w)}
 	v.header()
 	v.env()
 	v.inputs()
 	for _, name := range v.stateNames {
 		v.state(w.States[name])
 	}
+	v.flow()
 	v.graph()
 	v.ds.Sort()
 	return v.ds
@@ -35,6 +36,10 @@ type validator struct {
 	ds         fault.Diagnostics
 	stateNames []string // file order, then any state missing from Order
 	inputNames []string
+	// nest says which loop or parallel state runs each state; depth is how many loops run the
+	// state being checked, for its templates' .loop references.
+	nest  Nesting
+	depth int
 }
 
 // stateNames lists the states in file order; states only in the map (built in code) follow in

@@ -13,7 +13,7 @@ import (
 var (
 	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
 	// so {{inputs.x}} works as the reference's workflows write it.
-	TemplateRoots  = []string{"inputs", "states", "env", "workflow"}
+	TemplateRoots  = []string{"inputs", "states", "env", "workflow", "loop"}
 	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "output", "stderr", "exit_code", "status"}
 	workflowFields = []string{"ID", "Name", "id", "name"}
 )
@@ -103,6 +103,8 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 		case len(p) > 2:
 			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
 		}
+	case "loop":
+		v.loopRef(pos, where, r)
 	default:
 		hint := templateDataHint
 		if s := Suggest(p[0], TemplateRoots); s != "" {

@@ -196,8 +196,6 @@ const (
 	UserWorkflowInvalidStrategy = "USER.WORKFLOW.INVALID_STRATEGY"
 	// UserWorkflowInvalidConcurrency: a max_concurrent below 1.
 	UserWorkflowInvalidConcurrency = "USER.WORKFLOW.INVALID_CONCURRENCY"
-	// UserWorkflowIgnoredTransition: warning: transitions of a parallel branch, which the parallel state replaces.
-	UserWorkflowIgnoredTransition = "USER.WORKFLOW.IGNORED_TRANSITION"
 	// UserTemplateLoopOutside: a template reading .loop where no loop runs (or .loop.Parent beyond the nesting).
 	UserTemplateLoopOutside = "USER.TEMPLATE.LOOP_OUTSIDE"
 	// UserExprLoopOutside: an expression reading loop where no loop runs (or loop.Parent beyond the nesting).

@@ -39,20 +39,12 @@ func (v *validator) flow() {
 	}
 }
 
-// entries reports each transition of s that enters a member from outside its owner, and warns
-// that a parallel branch's own transitions are not followed.
+// entries reports each transition of s that enters a member from outside its owner. A
+// parallel branch's own transitions are not followed (the parallel state decides), as in the
+// reference awf, whose workflows often point them at the state after the parallel one.
 func (v *validator) entries(s *State) {
-	if s.Ends() {
-		return
-	}
 	n := v.nest
-	if o := n.Owner(s.Name); o != "" && v.w.States[o].Parallel() != nil {
-		for _, key := range []string{"on_success", "on_failure", "transitions"} {
-			if stateHasKey(s, key) {
-				v.ds.Warnf(s.KeyAt(key), fault.UserWorkflowIgnoredTransition, "remove it; set on_success/on_failure on the parallel state instead",
-					"%s of %q is not followed: %q is a branch of parallel state %q, which decides where the run goes", key, s.Name, s.Name, o)
-			}
-		}
+	if o := n.Owner(s.Name); s.Ends() || o != "" && v.w.States[o].Parallel() != nil {
 		return
 	}
 	for _, t := range s.keyedTargets() {

@@ -67,7 +67,7 @@ func NewNesting(w *Workflow) Nesting {
 	n := Nesting{w: w, owner: map[string]string{}}
 	for _, name := range stateNames(w) {
 		for _, m := range w.States[name].Members() {
-			if _, taken := n.owner[m]; !taken && m != name && w.States[m] != nil {
+			if _, taken := n.owner[m]; !taken && m != name && w.States[m] != nil && !w.States[m].Ends() {
 				n.owner[m] = name
 			}
 		}

@@ -49,7 +49,7 @@ func (v *validator) entries(s *State) {
 	}
 	for _, t := range s.keyedTargets() {
 		o := n.Owner(t.target)
-		if o == "" || n.Inside(s.Name, o) {
+		if o == "" || s.Name != o && n.Inside(s.Name, o) {
 			continue
 		}
 		v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowMemberEntered, fmt.Sprintf("go to %q instead, which runs it", o),

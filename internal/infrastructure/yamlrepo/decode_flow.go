@@ -14,7 +14,7 @@ import (
 func (l *loader) parallelKey(p *workflow.ParallelSpec, f entry, spm posMaps) {
 	switch f.key {
 	case "parallel":
-		p.Branches = l.names(f.v, "parallel", spm)
+		p.Branches = l.names(f, spm)
 	case "strategy":
 		p.Strategy = workflow.Strategy(l.str(f.v, "strategy"))
 	case "max_concurrent":
@@ -38,6 +38,11 @@ func (l *loader) forEachKey(fe *workflow.ForEachSpec, f entry, spm posMaps) {
 		}
 		return
 	}
+	if r != nil && r.Kind == yaml.MappingNode {
+		l.invalid(f.v, "write a list, e.g. `items: [a, b]`, or a template giving a JSON list, e.g. `items: '{{.inputs.files}}'`",
+			"items must be a list, or text giving a JSON list, got %s", kindName(r))
+		return
+	}
 	fe.Items = l.str(f.v, "items")
 }
 
@@ -53,7 +58,7 @@ func (l *loader) whileKey(w *workflow.WhileSpec, f entry, spm posMaps) {
 func (l *loader) loopKey(lp *workflow.LoopSpec, f entry, spm posMaps) {
 	switch f.key {
 	case "body":
-		lp.Body = l.names(f.v, "body", spm)
+		lp.Body = l.names(f, spm)
 	case "max_iterations":
 		r := l.resolve(f.v)
 		if r != nil && r.Kind == yaml.ScalarNode && r.Tag == "!!str" {
@@ -68,11 +73,15 @@ func (l *loader) loopKey(lp *workflow.LoopSpec, f entry, spm posMaps) {
 	}
 }
 
-// names reads a list of state names, recording where each is written as key[i].
-func (l *loader) names(n *yaml.Node, key string, spm posMaps) []string {
-	names, pos, _ := l.strList(n, key, fmt.Sprintf("`%s: [build, test]`", key))
+// names reads a list of state names, recording where each is written as key[i]. A value that
+// is no list is reported here, and not again as an empty body.
+func (l *loader) names(f entry, spm posMaps) []string {
+	names, pos, ok := l.strList(f.v, f.key, fmt.Sprintf("`%s: [build, test]`", f.key))
+	if !ok {
+		l.hush(f.k)
+	}
 	for i, p := range pos {
-		spm.values[fmt.Sprintf("%s[%d]", key, i)] = p
+		spm.values[fmt.Sprintf("%s[%d]", f.key, i)] = p
 	}
 	return names
 }

@@ -70,7 +70,7 @@ func TestParallel(t *testing.T) {
   b: {type: command, command: '` + tt.b + `', on_success: done}
 `
 			start := time.Now()
-			res, err, events := flowRun(t, context.Background(), src, nil)
+			res, events, err := flowRun(t, context.Background(), src, nil)
 			if err != nil || time.Since(start) > 20*time.Second {
 				t.Fatalf("err %v after %s", err, time.Since(start))
 			}
@@ -101,7 +101,7 @@ func TestParallel(t *testing.T) {
 // TestParallelOrder checks that with max_concurrent 1 each branch ends before the next starts,
 // in the order listed, and that the parallel state's events frame its branches'.
 func TestParallelOrder(t *testing.T) {
-	_, err, events := flowRun(t, context.Background(), parHead+`
+	_, events, err := flowRun(t, context.Background(), parHead+`
   par:
     type: parallel
     parallel: [a, b]
@@ -133,7 +133,7 @@ func TestParallelInterrupt(t *testing.T) {
 		}
 	})
 	start := time.Now()
-	res, err, events := flowRun(t, ctx, parHead+`
+	res, events, err := flowRun(t, ctx, parHead+`
   par:
     type: parallel
     parallel: [a, b]
@@ -160,7 +160,7 @@ func (f observerFunc) Observe(e Event) { f(e) }
 // TestFlowInsideFlow runs a parallel state whose branch is a loop, inside a loop: the branch's
 // body steps carry the whole path and the results reach the states after.
 func TestFlowInsideFlow(t *testing.T) {
-	res, err, events := flowRun(t, context.Background(), `name: t
+	res, events, err := flowRun(t, context.Background(), `name: t
 states:
   initial: outer
   outer:

@@ -15,9 +15,9 @@ import (
 )
 
 // flowRun parses and validates a workflow, then runs it with the real shell and expressions in
-// a temp root, temp HOME and temp TMPDIR. It returns the result, the run's error and the
-// events in order.
-func flowRun(t *testing.T, ctx context.Context, src string, inputs map[string]string, obs ...Observer) (*Result, error, []Event) {
+// a temp root, temp HOME and temp TMPDIR. It returns the result, the events in order and the
+// run's error.
+func flowRun(t *testing.T, ctx context.Context, src string, inputs map[string]string, obs ...Observer) (*Result, []Event, error) {
 	t.Helper()
 	wf := parseFlow(t, src)
 	root, home, tmp := t.TempDir(), t.TempDir(), t.TempDir()
@@ -27,7 +27,7 @@ func flowRun(t *testing.T, ctx context.Context, src string, inputs map[string]st
 	r := newRun(t, Options{Commands: shell.Runner{Grace: 100 * time.Millisecond}, Expressions: expr.Compiler{}, Dir: root,
 		Environ: []string{"HOME=" + home, "TMPDIR=" + tmp, "PATH=/usr/bin:/bin"}, Observer: observers(append([]Observer{rec}, obs...)), Wait: func(context.Context, time.Duration) error { return nil }})
 	res, err := r.Run(ctx, wf, inputs)
-	return res, err, rec.all()
+	return res, rec.all(), err
 }
 
 func parseFlow(t *testing.T, src string) *workflow.Workflow {
@@ -290,7 +290,7 @@ func TestLoops(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err, events := flowRun(t, context.Background(), loopHead+tt.states, tt.inputs)
+			res, events, err := flowRun(t, context.Background(), loopHead+tt.states, tt.inputs)
 			if got := stepTrace(events); got != tt.trace {
 				t.Errorf("events\n got %s\nwant %s", got, tt.trace)
 			}
@@ -333,7 +333,7 @@ func TestLoopErrors(t *testing.T) {
 	if e := res.Steps[0].Error; !strings.Contains(e, "… (500 bytes)") || strings.Contains(e, long) {
 		t.Errorf("a long value is not cut: %q", e)
 	}
-	_, err, _ := flowRun(t, context.Background(), loopHead+`
+	_, _, err := flowRun(t, context.Background(), loopHead+`
   each:
     type: for_each
     items: '{{.states.nothing.Output}}'

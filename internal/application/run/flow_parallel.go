@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -80,17 +81,17 @@ launch:
 		}()
 	}
 	wg.Wait()
-	return f.parallelEnd(ctx, st, scope, strategy, runs)
+	return f.parallelEnd(ctx, st, scope, strategy, runs, context.Cause(bctx))
 }
 
 // parallelEnd records the branches' results and judges them by the strategy.
-func (f flowCtl) parallelEnd(ctx context.Context, st *workflow.State, scope Scope, strategy workflow.Strategy, runs []branchRun) (Outcome, error) {
+func (f flowCtl) parallelEnd(ctx context.Context, st *workflow.State, scope Scope, strategy workflow.Strategy, runs []branchRun, cause error) (Outcome, error) {
 	spec := st.Parallel()
 	var ok, failed []string
 	code := 0
 	for i, r := range runs {
 		if !r.started {
-			continue
+			r = f.unstarted(cause, st, scope, spec.Branches[i])
 		}
 		scope = scope.absorb(r.scope)
 		if r.err != nil {
@@ -127,4 +128,22 @@ func (f flowCtl) parallelEnd(ctx context.Context, st *workflow.State, scope Scop
 		out.Error = fault.New(fault.ExecutionParallelFailed, "parallel state %q (%s): %s", st.Name, strategy, strings.Join(failed, "; ")).Error()
 	}
 	return out, nil
+}
+
+// unstarted reports a branch the parallel state never started because it had already decided
+// (or the run was interrupted): a failed step, so states.<branch> exists and says so.
+func (f flowCtl) unstarted(cause error, st *workflow.State, scope Scope, name string) branchRun {
+	why := "the run was interrupted"
+	var d *decided
+	if errors.As(cause, &d) {
+		why = d.why
+	}
+	sr := StepResult{Name: name, Status: StepFailure, ExitCode: -1, Within: scope.withBranch(st.Name).within(),
+		Error: fault.New(fault.ExecutionParallelCancelled, "branch %q cancelled before it started: %s", name, why).Error()}
+	if b := f.wf.States[name]; b != nil {
+		sr.Type = string(b.Type)
+	}
+	f.s.events.Observe(StepFinished{Step: sr})
+	child := scope.withBranch(st.Name).WithState(name, StateData{ExitCode: -1, Status: string(StepFailure)})
+	return branchRun{sr: sr, scope: child, started: true}
 }

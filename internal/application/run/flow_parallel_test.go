@@ -196,3 +196,31 @@ states:
 		t.Errorf("after printed %q", got)
 	}
 }
+
+// TestParallelUnstarted: with max_concurrent 1 the first failure decides before the second
+// branch starts; the second is reported cancelled and recorded as failed.
+func TestParallelUnstarted(t *testing.T) {
+	res, events, err := flowRun(t, context.Background(), parHead+`
+  par:
+    type: parallel
+    parallel: [a, b]
+    max_concurrent: 1
+    on_success: after
+    on_failure: after
+  a: {type: command, command: 'exit 3'}
+  b: {type: command, command: 'echo B'}
+`, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := stepTrace(events), "+par +a@par a=failure> b=failure> par=failure>after +after after=success>done"; got != want {
+		t.Errorf("events\n got %s\nwant %s", got, want)
+	}
+	b := branchEnds(events)["b"]
+	if !strings.Contains(b.Error, `branch "b" cancelled before it started: branch "a" failed first`) || b.Within != "par" || b.Type != "command" {
+		t.Errorf("b = %+v", b)
+	}
+	if got := outputs(res, "after"); len(got) != 1 || got[0] != "failure failure " {
+		t.Errorf("after printed %q", got)
+	}
+}

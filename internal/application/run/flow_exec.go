@@ -71,7 +71,9 @@ func (f flowCtl) visit(ctx context.Context, name string, scope Scope, follow boo
 	sr.Within = within
 	if err != nil {
 		var d *decided
-		if errors.As(context.Cause(ctx), &d) {
+		if errors.Is(context.Cause(ctx), errStepTimeout) {
+			sr.Status, sr.ExitCode, sr.Error, err = StepFailure, -1, fault.New(fault.ExecutionStepTimeout, "step %q stopped: the state running it timed out", st.Name).Error(), nil
+		} else if errors.As(context.Cause(ctx), &d) {
 			sr.Status, sr.ExitCode, sr.Error, err = StepFailure, -1, fault.New(fault.ExecutionParallelCancelled, "branch %q cancelled: %s", st.Name, d.why).Error(), nil
 		}
 	}

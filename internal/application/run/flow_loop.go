@@ -73,6 +73,9 @@ func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Out
 		n++
 		after, res, err := f.iteration(ctx, st, lp.Body, iter)
 		cur = after.withFlow(scope)
+		if err == nil {
+			err = ctx.Err() // the loop's own timeout, reported as the loop's
+		}
 		if err != nil {
 			return Outcome{Status: StepFailure, Scope: &cur}, err
 		}

@@ -347,3 +347,30 @@ func TestLoopErrors(t *testing.T) {
 		t.Errorf("a template that does not render stops the run: %v", err)
 	}
 }
+
+// TestLoopTimeout: a loop's timeout stops its body step and is reported as the loop's.
+func TestLoopTimeout(t *testing.T) {
+	start := time.Now()
+	res, events, _ := flowRun(t, context.Background(), loopHead+`
+  each:
+    type: while
+    timeout: 300ms
+    body: [nap]
+    on_complete: done
+    on_failure: done
+  nap: {type: command, command: 'sleep 30'}
+  done: {type: terminal}
+`, nil)
+	if time.Since(start) > 20*time.Second {
+		t.Fatalf("the loop's timeout did not stop it: %s", time.Since(start))
+	}
+	if got := stepTrace(events); got != "+each +nap@each[0] nap=failure> each=failure>done" {
+		t.Errorf("events %s", got)
+	}
+	if e := res.Steps[0].Error; !strings.Contains(e, `step "nap" stopped: the state running it timed out`) {
+		t.Errorf("nap error %q", e)
+	}
+	if e := res.Steps[1].Error; !strings.Contains(e, `step "each" timed out after 300ms`) {
+		t.Errorf("loop error %q", e)
+	}
+}

@@ -62,9 +62,9 @@ func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Out
 		}
 		iter := cur.withLoop(st.Name, item, i, length)
 		if w := st.While(); w != nil && w.While != "" {
-			ok, err := f.holds(st, "while", w.While, iter)
-			if err != nil {
-				return Outcome{Status: StepFailure, Scope: &cur}, err
+			ok, fail, err := f.holds(st, "while", w.While, iter)
+			if err != nil || fail != "" {
+				return Outcome{Status: StepFailure, ExitCode: -1, Error: fail, Output: iterations(n), Scope: &cur}, err
 			}
 			if !ok {
 				break
@@ -87,7 +87,7 @@ func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Out
 			return out, nil
 		}
 		if lp.BreakWhen != "" {
-			ok, err := f.holds(st, "break_when", lp.BreakWhen, after)
+			ok, _, err := f.holds(st, "break_when", lp.BreakWhen, after)
 			if err != nil {
 				return Outcome{Status: StepFailure, Scope: &cur}, err
 			}
@@ -99,12 +99,8 @@ func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Out
 	return Outcome{Status: StepSuccess, Output: iterations(n), Scope: &cur}, nil
 }
 
-func iterations(n int) string {
-	if n == 1 {
-		return "completed 1 iteration"
-	}
-	return fmt.Sprintf("completed %d iterations", n)
-}
+// iterations is a loop's output, worded as the reference awf words it.
+func iterations(n int) string { return fmt.Sprintf("completed %d iterations", n) }
 
 // iterationEnd is how an iteration ended besides running to the end of the body: leaving the
 // loop for exit, or failing with fail (the failed body state's exit code in code).
@@ -147,9 +143,10 @@ func bodyFailure(st *workflow.State, sr StepResult) string {
 
 // holds evaluates a loop's while or break_when. States that have not run read as empty
 // (nil), as in the reference awf, so `states.check.Output != "ready"` holds before check runs.
-// A condition that cannot be evaluated here is false (logged): break_when does not break, while
-// ends the loop. Only an engine without expressions stops the run.
-func (f flowCtl) holds(st *workflow.State, key, src string, scope Scope) (bool, error) {
+// A condition that cannot be evaluated here (a type error) is false and logged, and for while
+// also fail, which fails the loop, as in the reference: break_when then does not break. Only an
+// engine without expressions stops the run.
+func (f flowCtl) holds(st *workflow.State, key, src string, scope Scope) (ok bool, fail string, err error) {
 	vars := scope.Data()
 	states, _ := vars["states"].(map[string]any)
 	for name := range f.wf.States {
@@ -157,16 +154,16 @@ func (f flowCtl) holds(st *workflow.State, key, src string, scope Scope) (bool, 
 			states[name] = StateData{}.nilFields()
 		}
 	}
-	ok, err := f.s.exprs.holds(src, vars)
+	ok, err = f.s.exprs.holds(src, vars)
 	if err != nil {
 		var ee *ports.ExprError
 		if !errors.As(err, &ee) {
-			return false, Stop(err)
+			return false, "", Stop(err)
 		}
 		f.log.Warn("loop condition cannot be evaluated here; taken as false", zap.String("step", st.Name), zap.String(key, src), zap.Error(err))
-		return false, nil
+		return false, fault.New(fault.ExecutionLoopCondition, "%s of state %q cannot be evaluated: %v", key, st.Name, err).Error(), nil
 	}
-	return ok, nil
+	return ok, "", nil
 }
 
 // nilFields are the fields of a state that has not run: present, and empty.

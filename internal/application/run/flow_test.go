@@ -202,7 +202,7 @@ func TestLoops(t *testing.T) {
       - goto: each
   early: {type: command, command: 'echo early {{.states.check.Output}} {{.states.each.Output}}', on_success: done}
   done: {type: terminal}
-`, nil, "+each +check@each[0] check=success>early each=success>early +early early=success>done", map[string][]string{"early": {"early a completed 1 iteration"}}, RunSuccess, ""},
+`, nil, "+each +check@each[0] check=success>early each=success>early +early early=success>done", map[string][]string{"early": {"early a completed 1 iterations"}}, RunSuccess, ""},
 		{"a failed body state without handling fails the loop, which follows on_failure", `
   each:
     type: for_each
@@ -372,5 +372,39 @@ func TestLoopTimeout(t *testing.T) {
 	}
 	if e := res.Steps[1].Error; !strings.Contains(e, `step "each" timed out after 300ms`) {
 		t.Errorf("loop error %q", e)
+	}
+}
+
+// TestLoopConditionErrors: a while condition that cannot be evaluated fails the loop; a
+// break_when that cannot is only logged and does not break.
+func TestLoopConditionErrors(t *testing.T) {
+	res, events, _ := flowRun(t, context.Background(), loopHead+`
+  each:
+    type: while
+    while: 'states.first.Output + 1 > 0'
+    body: [first]
+    on_complete: done
+    on_failure: done
+  first: {type: command, command: 'echo x'}
+  done: {type: terminal}
+`, nil)
+	if got := stepTrace(events); got != "+each each=failure>done" {
+		t.Errorf("events %s", got)
+	}
+	if e := res.Steps[0].Error; !strings.Contains(e, fault.ExecutionLoopCondition) || !strings.Contains(e, `while of state "each" cannot be evaluated`) {
+		t.Errorf("while error %q", e)
+	}
+	_, events, _ = flowRun(t, context.Background(), loopHead+`
+  each:
+    type: for_each
+    items: [1, 2]
+    break_when: 'states.first.Output + 1 > 0'
+    body: [first]
+    on_complete: done
+  first: {type: command, command: 'echo x'}
+  done: {type: terminal}
+`, nil)
+	if got := stepTrace(events); got != "+each +first@each[0] first=success> +first@each[1] first=success> each=success>done" {
+		t.Errorf("events %s", got)
 	}
 }

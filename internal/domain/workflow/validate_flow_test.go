@@ -226,3 +226,23 @@ func TestLoopPathOK(t *testing.T) {
 		}
 	}
 }
+
+func TestFlowSpecHelpers(t *testing.T) {
+	if (&ParallelSpec{}).EffectiveStrategy() != AllSucceed || (&ParallelSpec{Strategy: BestEffort}).EffectiveStrategy() != BestEffort {
+		t.Error("EffectiveStrategy")
+	}
+	if c := (&LoopSpec{MaxIterationsExpr: "  "}).CountExpr(); c != "" {
+		t.Errorf("a blank count is no expression: %q", c)
+	}
+	if c := (&LoopSpec{MaxIterationsExpr: "inputs.n + 1"}).CountExpr(); c != "inputs.n + 1" {
+		t.Errorf("CountExpr = %q", c)
+	}
+	s := &State{Name: "a", Type: StateCommand, Transitions: []Transition{{Goto: "x"}, {When: "true", Goto: "y"}}}
+	if ex := s.Expressions(); len(ex) != 1 || ex[0] != (ExprField{Key: "transitions[1].when", Text: "true"}) {
+		t.Errorf("Expressions of a command = %+v", ex)
+	}
+	w := &State{Name: "w", Type: StateWhile, Spec: &WhileSpec{While: " "}}
+	if ex := w.Expressions(); len(ex) != 0 {
+		t.Errorf("a blank while is no expression: %+v", ex)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.uber.org/zap"
 
@@ -61,7 +62,7 @@ func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Out
 			item = items[i]
 		}
 		iter := cur.withLoop(st.Name, item, i, length)
-		if w := st.While(); w != nil && w.While != "" {
+		if w := st.While(); w != nil && strings.TrimSpace(w.While) != "" {
 			ok, fail, err := f.holds(st, "while", w.While, iter)
 			if err != nil || fail != "" {
 				return Outcome{Status: StepFailure, ExitCode: -1, Error: fail, Output: iterations(n), Scope: &cur}, err

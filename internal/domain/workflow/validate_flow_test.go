@@ -112,6 +112,22 @@ func TestFlowValidateCases(t *testing.T) {
 			w.States["retry"].Loop().MaxIterations = MaxIterationsCap
 			wrote(w.States["retry"], "max_iterations", p(14, 5), p(14, 21))
 		}, nil},
+		{"max_iterations of one", func(w *Workflow) {
+			w.States["retry"].Loop().MaxIterations = 1
+			wrote(w.States["retry"], "max_iterations", p(14, 5), p(14, 21))
+		}, nil},
+		{"quoted counts at the bounds", func(w *Workflow) {
+			w.States["retry"].Loop().MaxIterationsExpr = "1"
+			w.States["files"].Loop().MaxIterationsExpr = "10000"
+		}, nil},
+		{"max_concurrent of one", func(w *Workflow) {
+			w.States["checks"].Parallel().MaxConcurrent = 1
+			wrote(w.States["checks"], "max_concurrent", p(22, 5), p(22, 21))
+		}, nil},
+		{"a terminal listed in a body stays out of the nesting", func(w *Workflow) {
+			w.States["checks"].Parallel().Branches = []string{"lint", "test", "done"}
+			w.States["show"].OnFailure = "done"
+		}, []diag{{"USER.WORKFLOW.INVALID_MEMBER@19:3", `lists terminal state "done"`, ""}}},
 		{"a quoted count above the cap", func(w *Workflow) { w.States["retry"].Loop().MaxIterationsExpr = " 10001 " },
 			[]diag{{"USER.WORKFLOW.MAX_ITERATIONS@11:3", "is 10001", ""}}},
 		{"a quoted count of zero", func(w *Workflow) { w.States["retry"].Loop().MaxIterationsExpr = "0" },

@@ -72,7 +72,8 @@ func TestFlowValidateCases(t *testing.T) {
 		}, []diag{{"USER.WORKFLOW.INVALID_MEMBER@19:3", `parallel of state "checks" lists terminal state "done"`, ""}}},
 		{"a state run by two", func(w *Workflow) {
 			w.States["checks"].Parallel().Branches = []string{"lint", "test", "show"}
-		}, []diag{{"USER.WORKFLOW.INVALID_MEMBER@19:3", `state "show" is already run by "files"`, `give "checks" its own copy`}}},
+			wrote(w.States["checks"], "parallel[2]", p(20, 26), p(20, 26))
+		}, []diag{{"USER.WORKFLOW.INVALID_MEMBER@20:26", `state "show" is already run by "files"`, `give "checks" its own copy`}}},
 		{"two loops running each other", func(w *Workflow) {
 			w.States["retry"].Loop().Body = []string{"attempt", "files"}
 			w.Initial = "checks"

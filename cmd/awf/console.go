@@ -17,7 +17,7 @@ type textObserver struct{ out io.Writer }
 func (o *textObserver) Observe(e run.Event) {
 	switch e := e.(type) {
 	case run.StepStarted:
-		fmt.Fprintf(o.out, "▶ %s (%s)\n", e.Name, e.Kind)
+		fmt.Fprintf(o.out, "▶ %s (%s)%s\n", e.Name, e.Kind, within(e.Within))
 	case run.StepRetrying:
 		fmt.Fprintf(o.out, "↻ %s attempt %d of %d failed: %s; again in %s\n", e.Name, e.Attempt, e.Of, firstLine(e.Error), e.Wait.Round(time.Millisecond))
 	case run.StepFinished:
@@ -25,6 +25,14 @@ func (o *textObserver) Observe(e run.Event) {
 	case run.HookRan:
 		o.hookRan(e)
 	}
+}
+
+// within names the loop iteration or parallel state a step runs in, " in files[2]".
+func within(w string) string {
+	if w == "" {
+		return ""
+	}
+	return " in " + w
 }
 
 func firstLine(s string) string {
@@ -37,7 +45,7 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 	if r.Status != run.StepSuccess {
 		mark = "✗"
 	}
-	line := fmt.Sprintf("%s %s %s in %s", mark, r.Name, r.Status, r.Duration.Round(time.Millisecond))
+	line := fmt.Sprintf("%s %s%s %s in %s", mark, r.Name, within(r.Within), r.Status, r.Duration.Round(time.Millisecond))
 	if r.Attempts > 1 {
 		line += fmt.Sprintf(" after %d attempts", r.Attempts)
 	}

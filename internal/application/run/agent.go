@@ -48,7 +48,7 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 		return Outcome{}, Stop(err)
 	}
 	req := ports.AgentRequest{
-		RunID: x.runID, Step: st.Name, Provider: spec.Provider, Prompt: prompt, SystemPrompt: system,
+		RunID: x.runID, Step: scope.label(st.Name), Provider: spec.Provider, Prompt: prompt, SystemPrompt: system,
 		Options: opts, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy,
 	}
 	var sess *stepproxy.Session
@@ -59,7 +59,7 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 		if dir == "" {
 			dir = "."
 		}
-		sess, err = x.proxy.Prepare(ctx, stepproxy.Step{Name: st.Name, Provider: spec.Provider, Proxy: spec.MCPProxy, Options: spec.Options, Dir: absDir(dir)})
+		sess, err = x.proxy.Prepare(ctx, stepproxy.Step{Name: scope.label(st.Name), Provider: spec.Provider, Proxy: spec.MCPProxy, Options: spec.Options, Dir: absDir(dir)})
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -29,10 +29,10 @@ func TestConstruction(t *testing.T) {
 		wantMsg  string
 	}{
 		{"every domain kind has an executor", Options{Environ: []string{}}, workflow.Kinds(), "", ""},
-		{"a kind without an executor is refused", Options{Environ: []string{}}, append(workflow.Kinds(), "parallel"),
-			fault.SystemRunNoExecutor, "no executor for parallel states"},
-		{"an executor given for the new kind makes it whole", Options{Environ: []string{}, Executors: map[workflow.StateType]Executor{"parallel": ok}},
-			append(workflow.Kinds(), "parallel"), "", ""},
+		{"a kind without an executor is refused", Options{Environ: []string{}}, append(workflow.Kinds(), "plugin_step"),
+			fault.SystemRunNoExecutor, "no executor for plugin_step states"},
+		{"an executor given for the new kind makes it whole", Options{Environ: []string{}, Executors: map[workflow.StateType]Executor{"plugin_step": ok}},
+			append(workflow.Kinds(), "plugin_step"), "", ""},
 		{"removing a built-in executor is refused", Options{Environ: []string{}, Executors: map[workflow.StateType]Executor{workflow.StateAgent: nil}},
 			workflow.Kinds(), fault.SystemRunNoExecutor, "no executor for agent states"},
 		{"the environment is required", Options{}, workflow.Kinds(), fault.SystemRunSetup, "Options.Environ"},

@@ -36,6 +36,13 @@ type StepResult struct {
 	Attempts int `json:"attempts,omitempty"`
 	// JSON is the parsed answer of an agent step with output_format: json.
 	JSON any `json:"-"`
+	// Within is the loop iteration or parallel state the step ran in ("files[2]", "checks"),
+	// "" for a step of the main flow.
+	Within string `json:"within,omitempty"`
+
+	// jump and after carry Outcome.Next and Outcome.Scope from the executor to the scheduler.
+	jump  string
+	after *Scope
 }
 
 // Event is something that happened in a run. The scheduler emits them in order; the Result, the
@@ -52,6 +59,8 @@ type RunStarted struct {
 type StepStarted struct {
 	Name string
 	Kind string
+	// Within is the loop iteration or parallel state the step runs in, "" in the main flow.
+	Within string
 }
 
 // StepRetrying says an attempt of a step failed and another follows after Wait.

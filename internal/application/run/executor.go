@@ -34,6 +34,12 @@ type Outcome struct {
 	JSON any
 	// End is set by the executors of states that end the run (terminal states).
 	End *End
+	// Next, when set, is where the run goes, whatever the state's transitions say: a loop left
+	// early by a transition of one of its body states.
+	Next string
+	// Scope, when set, is the scope the state leaves behind: loops and parallel states record
+	// their body and branch states' results in it.
+	Scope *Scope
 }
 
 // End is how a run ends in a state that ends it.

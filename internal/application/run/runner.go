@@ -101,6 +101,9 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 		workflow.StateCommand:  commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
 		workflow.StateAgent:    agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
 		workflow.StateTerminal: terminalExecutor{},
+		workflow.StateParallel: flowExecutor{},
+		workflow.StateForEach:  flowExecutor{},
+		workflow.StateWhile:    flowExecutor{},
 	}
 	for k, x := range opts.Executors {
 		executors[k] = x
@@ -161,7 +164,7 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 
 	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name, Dir: workflowDir(wf)}).withHost(r.opts.Host, start, r.readFile(ctx))
 	sched := *r.sched
-	sched.events = events
+	sched.events = &serialObserver{obs: events}
 	end := ending{status: RunError, scope: scope}
 	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
 		end = sched.walk(ctx, wf, scope, log)

@@ -70,6 +70,7 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 			return ending{status: RunError, err: err}
 		}
 		scope = scope.At(st.Name)
+		x = s.bind(x, wf, log)
 		if st.Ends() {
 			return s.end(ctx, wf, st, x, scope)
 		}
@@ -82,6 +83,9 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 		}
 		s.events.Observe(StepStarted{Name: st.Name, Kind: string(st.Type)})
 		sr, err := s.step(ctx, st, x, scope, log)
+		if sr.after != nil {
+			scope = *sr.after
+		}
 		scope = withStep(scope, sr)
 		if err != nil {
 			// Errors (as opposed to failed steps) stop the run: bad templates, interrupts.
@@ -93,6 +97,9 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 			return ending{status: RunError, err: err}
 		}
 		sr.Next, err = s.next(st, sr.Status, scope, log)
+		if sr.jump != "" {
+			sr.Next = sr.jump
+		}
 		if err != nil {
 			s.events.Observe(StepFinished{Step: sr})
 			return ending{status: RunError, err: err}
@@ -137,7 +144,7 @@ func (s *scheduler) next(st *workflow.State, status StepStatus, scope Scope, log
 	if status == StepFailure && !st.ContinuesOnError() {
 		return st.OnFailure, nil
 	}
-	return st.OnSuccess, nil
+	return st.SuccessTarget(), nil
 }
 
 // end runs a state that ends the run and turns its End into the run's ending.
@@ -171,6 +178,7 @@ func (s *scheduler) step(ctx context.Context, st *workflow.State, x Executor, sc
 		attribute.String("awf.run.id", s.runID),
 	))
 	defer span.End()
+	span.SetAttributes(flowAttrs(scope)...)
 	slog := log.With(zap.String("step", st.Name), zap.String("type", string(st.Type)))
 
 	s.stepHook(ctx, st, workflow.HookPre, scope, slog)
@@ -238,6 +246,7 @@ func (s *scheduler) timed(ctx context.Context, st *workflow.State, x Executor, s
 func (s *scheduler) attempt(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
 	out, err := x.Execute(ctx, st, scope)
 	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools, sr.JSON = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools, out.JSON
+	sr.jump, sr.after = out.Next, out.Scope
 	if err == nil {
 		return nil
 	}

@@ -50,6 +50,8 @@ type Scope struct {
 	// host holds what the run knows of its machine and its moment (awf dirs, context, error,
 	// current state, readFile); see scope_ns.go.
 	host *hostData
+	// flow is where in a loop or parallel state this scope is (flow_scope.go); nil at the top.
+	flow *flowPos
 }
 
 // NewScope returns the root scope of a run. It keeps copies of inputs and env.
@@ -70,7 +72,7 @@ func (s Scope) WithState(name string, d StateData) Scope {
 // Fork returns a child scope: it sees everything s sees, and what is recorded in it stays in it.
 func (s Scope) Fork() Scope {
 	parent := s
-	return Scope{inputs: s.inputs, env: s.env, workflow: s.workflow, parent: &parent, host: s.host}
+	return Scope{inputs: s.inputs, env: s.env, workflow: s.workflow, parent: &parent, host: s.host, flow: s.flow}
 }
 
 // State returns the result recorded for name, here or in an ancestor (the nearest wins).
@@ -95,7 +97,7 @@ func (s Scope) Data() map[string]any {
 			states[k] = v.Fields()
 		}
 	}
-	return map[string]any{
+	data := map[string]any{
 		"inputs":   maps.Clone(s.inputs),
 		"states":   states,
 		"env":      maps.Clone(s.env),
@@ -104,4 +106,8 @@ func (s Scope) Data() map[string]any {
 		"context":  s.host.contextData(),
 		"error":    s.host.errorData(),
 	}
+	if l := s.loop(); l != nil {
+		data["loop"] = l.fields()
+	}
+	return data
 }

@@ -5,15 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// ExpressionCheck compiles every `when` of every state at validate time, so a run never meets
-// an expression that does not compile, and checks the states and inputs each one reads: an
-// expression about a state that does not exist would silently never hold.
+// ExpressionCheck compiles every expression of every state at validate time (`when`, and the
+// loops' `while`, `break_when` and computed `max_iterations`), so a run never meets an
+// expression that does not compile, and checks the states, inputs and loop data each one reads:
+// an expression about a state that does not exist would silently never hold.
 func ExpressionCheck(c ports.ExprCompiler) Check {
 	return func(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
 		var ds fault.Diagnostics
@@ -24,18 +26,24 @@ func ExpressionCheck(c ports.ExprCompiler) Check {
 		for _, in := range wf.Inputs {
 			inputs = append(inputs, in.Name)
 		}
+		nest := workflow.NewNesting(wf)
 		for _, name := range wf.Order {
 			st := wf.States[name]
 			if st == nil {
 				continue
 			}
-			for i, tr := range st.Transitions {
-				if tr.When == "" {
-					continue
+			for _, ex := range st.Expressions() {
+				where := fmt.Sprintf("%s of state %q", ex.Key, st.Name)
+				pos := st.ValueAt(ex.Key)
+				kind := ports.ExprBool
+				if ex.Count {
+					kind = ports.ExprInt
 				}
-				where := fmt.Sprintf("transitions[%d].when of state %q", i, st.Name)
-				pos := st.ValueAt(fmt.Sprintf("transitions[%d].when", i))
-				e, err := c.Compile(tr.When, ports.ExprBool)
+				depth := nest.LoopDepth(st.Name)
+				if ex.OwnLoop {
+					depth++
+				}
+				e, err := c.Compile(ex.Text, kind)
 				if err != nil {
 					var ee *ports.ExprError
 					msg := err.Error()
@@ -48,6 +56,7 @@ func ExpressionCheck(c ports.ExprCompiler) Check {
 				}
 				for _, r := range e.Refs() {
 					refCheck(&ds, pos, where, r, wf, inputs)
+					loopCheck(&ds, pos, where, r, depth)
 				}
 			}
 		}
@@ -71,5 +80,22 @@ func refCheck(ds *fault.Diagnostics, pos fault.Position, where string, r ports.E
 			ds.Errorf(pos, fault.UserExprUnknownReference, workflow.DidYouMean(r.Path[1], inputs),
 				"%s reads input %q, which the workflow does not declare", where, r.Path[1])
 		}
+	}
+}
+
+// loopCheck reports an expression reading loop data where no loop runs, or a Parent beyond the
+// loops around it.
+func loopCheck(ds *fault.Diagnostics, pos fault.Position, where string, r ports.ExprRef, depth int) {
+	if len(r.Path) == 0 || r.Path[0] != "loop" {
+		return
+	}
+	if depth == 0 {
+		ds.Errorf(pos, fault.UserExprLoopOutside, "read loop only in while, break_when, and the body states of a loop",
+			"%s reads %s, but no loop runs here", where, strings.Join(r.Path, "."))
+		return
+	}
+	if ok, msg := workflow.LoopPathOK(r.Path[1:], depth); !ok {
+		ds.Errorf(pos, fault.UserExprLoopOutside, "loop fields: Item, Index, Index1, First, Last, Length, Parent (or lowercase)",
+			"%s reads %s: %s", where, strings.Join(r.Path, "."), msg)
 	}
 }

@@ -61,4 +61,17 @@ const (
 	// EXECUTION.HOOK
 	// ExecutionHookFailed: a workflow_start hook failed, so the run did not start.
 	ExecutionHookFailed = "EXECUTION.HOOK.FAILED"
+	// Control flow at run time.
+	// ExecutionLoopItems: for_each items that are not a JSON list at run time, or more items than the cap.
+	ExecutionLoopItems = "EXECUTION.LOOP.ITEMS"
+	// ExecutionLoopMaxIterations: a computed max_iterations that is not a whole number from 1 to the cap.
+	ExecutionLoopMaxIterations = "EXECUTION.LOOP.MAX_ITERATIONS"
+	// ExecutionLoopBodyFailed: a body state failed and no transition of it handled the failure.
+	ExecutionLoopBodyFailed = "EXECUTION.LOOP.BODY_FAILED"
+	// ExecutionLoopCondition: a while condition that gave no true or false.
+	ExecutionLoopCondition = "EXECUTION.LOOP.CONDITION"
+	// ExecutionParallelFailed: a parallel state whose branches failed by its strategy.
+	ExecutionParallelFailed = "EXECUTION.PARALLEL.FAILED"
+	// ExecutionParallelCancelled: a branch stopped because its parallel state had decided (first failure or first success).
+	ExecutionParallelCancelled = "EXECUTION.PARALLEL.CANCELLED"
 )

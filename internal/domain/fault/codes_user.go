@@ -220,4 +220,23 @@ const (
 	UserTemplateErrorScope = "USER.TEMPLATE.ERROR_SCOPE"
 	// UserAgentOutputFormat: an agent's output that is not the JSON its output_format asks for.
 	UserAgentOutputFormat = "USER.AGENT.OUTPUT_FORMAT"
+	// Control flow (parallel, for_each, while).
+	// UserWorkflowEmptyBody: a loop without body states, or a parallel state without branches.
+	UserWorkflowEmptyBody = "USER.WORKFLOW.EMPTY_BODY"
+	// UserWorkflowInvalidMember: a body or branch list naming the state itself, a terminal, a state twice, or a state another loop or parallel state already runs.
+	UserWorkflowInvalidMember = "USER.WORKFLOW.INVALID_MEMBER"
+	// UserWorkflowMemberEntered: a transition (or initial) entering a body or branch state from outside its loop or parallel state.
+	UserWorkflowMemberEntered = "USER.WORKFLOW.MEMBER_ENTERED"
+	// UserWorkflowMaxIterations: a written max_iterations below 1 or above the cap.
+	UserWorkflowMaxIterations = "USER.WORKFLOW.MAX_ITERATIONS"
+	// UserWorkflowMissingItems: a for_each state without items.
+	UserWorkflowMissingItems = "USER.WORKFLOW.MISSING_ITEMS"
+	// UserWorkflowInvalidStrategy: a parallel strategy other than all_succeed, any_succeed, best_effort.
+	UserWorkflowInvalidStrategy = "USER.WORKFLOW.INVALID_STRATEGY"
+	// UserWorkflowInvalidConcurrency: a max_concurrent below 1.
+	UserWorkflowInvalidConcurrency = "USER.WORKFLOW.INVALID_CONCURRENCY"
+	// UserTemplateLoopOutside: a template reading .loop where no loop runs (or .loop.Parent beyond the nesting).
+	UserTemplateLoopOutside = "USER.TEMPLATE.LOOP_OUTSIDE"
+	// UserExprLoopOutside: an expression reading loop where no loop runs (or loop.Parent beyond the nesting).
+	UserExprLoopOutside = "USER.EXPR.LOOP_OUTSIDE"
 )

@@ -30,6 +30,9 @@ var kinds = []kind{
 	{StateCommand, []string{"step"}, commandStateKeys, func() Spec { return &CommandSpec{} }},
 	{StateAgent, nil, agentStateKeys, func() Spec { return &AgentSpec{} }},
 	{StateTerminal, nil, terminalStateKeys, func() Spec { return &TerminalSpec{} }},
+	{StateParallel, nil, parallelStateKeys, func() Spec { return &ParallelSpec{} }},
+	{StateForEach, nil, forEachStateKeys, func() Spec { return &ForEachSpec{} }},
+	{StateWhile, nil, whileStateKeys, func() Spec { return &WhileSpec{} }},
 }
 
 // kindOf returns the description of kind t.

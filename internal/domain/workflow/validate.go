@@ -17,7 +17,7 @@ func Validate(w *Workflow) fault.Diagnostics {
 	if w == nil {
 		return nil
 	}
-	v := &validator{w: w, stateNames: stateNames(w)}
+	v := &validator{w: w, stateNames: stateNames(w), nest: NewNesting(w)}
 	v.header()
 	v.env()
 	v.inputs()
@@ -25,6 +25,7 @@ func Validate(w *Workflow) fault.Diagnostics {
 		v.state(w.States[name])
 	}
 	v.hooks("workflow", w.Hooks.Named())
+	v.flow()
 	v.graph()
 	v.ds.Sort()
 	return v.ds
@@ -38,6 +39,10 @@ type validator struct {
 	inputNames []string
 	// errorOK is set while checking templates that may read .error (workflow_error hooks).
 	errorOK bool
+	// nest says which loop or parallel state runs each state; depth is how many loops run the
+	// state being checked, for its templates' .loop references.
+	nest  Nesting
+	depth int
 }
 
 // stateNames lists the states in file order; states only in the map (built in code) follow in

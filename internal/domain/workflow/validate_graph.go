@@ -25,13 +25,22 @@ func (v *validator) graph() {
 }
 
 // edges returns the existing targets of s. Terminal states have none, even when the file
-// wrongly gives them transitions (that is reported on its own).
+// wrongly gives them transitions (that is reported on its own). A loop or parallel state also
+// leads to its members, and a member back to its owner; a parallel branch's own transitions
+// are not followed.
 func (v *validator) edges(s *State) []string {
 	if s.Ends() {
 		return nil
 	}
 	var out []string
-	for _, t := range s.targets() {
+	ts := s.targets()
+	if o := v.nest.Owner(s.Name); o != "" {
+		if v.w.States[o].Parallel() != nil {
+			ts = nil
+		}
+		ts = append(ts, o)
+	}
+	for _, t := range append(ts, s.Members()...) {
 		if t != "" && v.w.States[t] != nil {
 			out = append(out, t)
 		}
@@ -43,7 +52,7 @@ func (v *validator) edges(s *State) []string {
 // states that already carry a more precise error (no type, no on_success, a dangling target),
 // so one mistake is not reported twice.
 func (v *validator) settled(s *State) bool {
-	if s.Ends() || NewSpec(s.Type) == nil || (s.OnSuccess == "" && !s.alwaysMoves()) {
+	if s.Ends() || NewSpec(s.Type) == nil || (s.SuccessTarget() == "" && !s.alwaysMoves() && v.nest.Owner(s.Name) == "") {
 		return true
 	}
 	for _, t := range s.targets() {
@@ -99,7 +108,7 @@ func (v *validator) cycle(start string) string {
 	path := []string{start}
 	for cur := start; !seen[cur]; {
 		seen[cur] = true
-		next := v.w.States[cur].OnSuccess
+		next := v.w.States[cur].SuccessTarget()
 		if next == "" || v.w.States[next] == nil {
 			break
 		}

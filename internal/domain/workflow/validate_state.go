@@ -21,6 +21,7 @@ func (v *validator) state(s *State) {
 		v.ds.Errorf(s.ValueAt("type"), fault.UserWorkflowUnknownStateType, DidYouMean(string(s.Type), StateTypeNames),
 			"state %q has unknown type %q", s.Name, s.Type)
 	}
+	v.depth = v.nest.LoopDepth(s.Name)
 	spec := s.spec()
 	if spec != nil {
 		spec.validate(v, s)
@@ -116,7 +117,7 @@ func (v *validator) transitions(s *State) {
 				"transitions[%d].goto of state %q names unknown state %q", i, s.Name, tr.Goto)
 		}
 	}
-	if s.OnSuccess != "" || s.alwaysMoves() || NewSpec(s.Type) == nil {
+	if s.SuccessTarget() != "" || s.alwaysMoves() || NewSpec(s.Type) == nil || v.nest.Owner(s.Name) != "" {
 		return
 	}
 	pos, msg := s.Pos, fmt.Sprintf("state %q has no on_success: the run cannot go on after it", s.Name)
@@ -136,9 +137,13 @@ func (s *State) alwaysMoves() bool {
 	return false
 }
 
-// targets are every state s may go to next: on_success, on_failure and each transition.
+// targets are every state s may go to next: on_success, on_failure, on_complete and each
+// transition.
 func (s *State) targets() []string {
 	out := []string{s.OnSuccess, s.OnFailure}
+	if l := s.Loop(); l != nil {
+		out = append(out, l.OnComplete)
+	}
 	for _, tr := range s.Transitions {
 		out = append(out, tr.Goto)
 	}

@@ -13,7 +13,7 @@ import (
 var (
 	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
 	// so {{inputs.x}} works as the reference's workflows write it.
-	TemplateRoots  = []string{"inputs", "states", "env", "workflow", "awf", "context", "error"}
+	TemplateRoots  = []string{"inputs", "states", "env", "workflow", "awf", "context", "error", "loop"}
 	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "JSON", "output", "stderr", "exit_code", "status", "json"}
 	workflowFields = []string{"ID", "Name", "Duration", "CurrentState", "id", "name", "duration", "current_state"}
 )
@@ -103,6 +103,8 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 		}
 	case "workflow", "awf", "context", "error":
 		v.namespaceRef(pos, where, r)
+	case "loop":
+		v.loopRef(pos, where, r)
 	default:
 		hint := templateDataHint
 		if s := Suggest(p[0], TemplateRoots); s != "" {

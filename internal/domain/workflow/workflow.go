@@ -75,6 +75,9 @@ const (
 	StateCommand  StateType = "command"
 	StateAgent    StateType = "agent"
 	StateTerminal StateType = "terminal"
+	StateParallel StateType = "parallel"
+	StateForEach  StateType = "for_each"
+	StateWhile    StateType = "while"
 )
 
 // TerminalStatus is how a terminal state ends the run.

@@ -215,6 +215,12 @@ func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
 		l.agentKey(sp, f, spm)
 	case *workflow.TerminalSpec:
 		l.terminalKey(sp, f)
+	case *workflow.ParallelSpec:
+		l.parallelKey(sp, f, spm)
+	case *workflow.ForEachSpec:
+		l.forEachKey(sp, f, spm)
+	case *workflow.WhileSpec:
+		l.whileKey(sp, f, spm)
 	}
 }
 

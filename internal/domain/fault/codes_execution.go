@@ -57,4 +57,12 @@ const (
 
 	// EXECUTION.STEP
 	ExecutionStepTimeout = "EXECUTION.STEP.TIMEOUT"
+
+	// EXECUTION.TOOL (recorded in the activity record's code)
+	// ExecutionToolFailed: the tool ran and reported an error, or its provider failed.
+	ExecutionToolFailed = "EXECUTION.TOOL.FAILED"
+	// ExecutionToolCancelled: the call was stopped before it finished (step end, timeout, Ctrl+C).
+	ExecutionToolCancelled = "EXECUTION.TOOL.CANCELLED"
+	// ExecutionAgentEventTooLarge: one server-sent event's data: lines add up past the cap (a hostile or broken endpoint).
+	ExecutionAgentEventTooLarge = "EXECUTION.AGENT.EVENT_TOO_LARGE"
 )

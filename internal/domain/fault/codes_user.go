@@ -180,4 +180,10 @@ const (
 	// USER.YAML
 	UserYAMLDuplicateKey = "USER.YAML.DUPLICATE_KEY"
 	UserYAMLSyntax       = "USER.YAML.SYNTAX"
+
+	// USER.TOOL (the agent's call was wrong; recorded in the activity record's code)
+	// UserToolNotFound: a tool call names no tool the step serves.
+	UserToolNotFound = "USER.TOOL.NOT_FOUND"
+	// UserToolInvalidArgs: a tool call's arguments are not a JSON object or fail the tool's schema.
+	UserToolInvalidArgs = "USER.TOOL.INVALID_ARGS"
 )

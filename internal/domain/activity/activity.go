@@ -70,9 +70,9 @@ func rank(v tool.Variant) int {
 
 // Filter selects records for `awf activity list`. Empty fields match everything.
 type Filter struct {
-	RunID      string
-	Tool       string
-	Outcome    Outcome
+	RunID   string
+	Tool    string
+	Outcome Outcome
 	// IntentType matches the record's effective variant (see Record.Effective).
 	IntentType tool.Variant
 }

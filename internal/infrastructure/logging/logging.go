@@ -32,7 +32,11 @@ func New(opts Options) (*zap.Logger, func() error, error) {
 		enc.TimeKey = ""
 		enc.CallerKey = ""
 		enc.EncodeLevel = zapcore.CapitalColorLevelEncoder
-		if f, ok := opts.Console.(*os.File); !ok || !isTerminal(f) {
+		console := opts.Console
+		if u, ok := console.(interface{ Unwrap() io.Writer }); ok {
+			console = u.Unwrap()
+		}
+		if f, ok := console.(*os.File); !ok || !isTerminal(f) {
 			enc.EncodeLevel = zapcore.CapitalLevelEncoder
 		}
 		cores = append(cores, zapcore.NewCore(withRedactor(zapcore.NewConsoleEncoder(enc), opts.Redactor), zapcore.Lock(zapcore.AddSync(opts.Console)), opts.ConsoleLevel))

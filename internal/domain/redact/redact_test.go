@@ -188,3 +188,20 @@ func TestOverlappingMatchesMerge(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// A token glued to an identifier (a model's tool name "tool_ghp_…") is found too.
+func TestShapesGluedToWords(t *testing.T) {
+	r := New(nil)
+	for id, tok := range shaped {
+		for _, text := range []string{"tool_" + tok, "x_" + tok + "_y", "\n" + tok} {
+			if got := r.String(text); strings.Contains(got, tok) {
+				t.Errorf("%s: %q → %q", id, text, got)
+			}
+		}
+	}
+	for _, s := range []string{"task-" + strings.Repeat("a", 45), "shelf_" + strings.Repeat("b", 10), "XAKIA" + "ABCDEFGHIJKLMNOP"} {
+		if got := r.String(s); got != s {
+			t.Errorf("%q masked as %q", s, got)
+		}
+	}
+}

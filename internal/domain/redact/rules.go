@@ -29,46 +29,52 @@ type rule struct {
 // access key, a database password) are caught by their variable's name instead (IsSecretName).
 var rules = []rule{
 	{id: "github-pat", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re: regexp.MustCompile(`\bgh[pousr]_[0-9A-Za-z]{20,}`)},
+		re: regexp.MustCompile(`gh[pousr]_[0-9A-Za-z]{20,}`)},
 	{id: "github-fine-grained-pat", keywords: []string{"github_pat_"},
-		re: regexp.MustCompile(`\bgithub_pat_[0-9A-Za-z_]{22,}`)},
+		re: regexp.MustCompile(`github_pat_[0-9A-Za-z_]{22,}`)},
 	{id: "gitlab-token", keywords: []string{"glpat-", "gldt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glptt-", "glrt-", "glsoat-", "glcbt-"},
-		re: regexp.MustCompile(`\bgl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.\-]{20,}`)},
+		re: regexp.MustCompile(`gl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.\-]{20,}`)},
 	{id: "gitlab-rrt", keywords: []string{"GR1348941"},
 		re: regexp.MustCompile(`GR1348941[0-9A-Za-z_\-]{20,}`)},
 	{id: "aws-access-token", keywords: []string{"A3T", "AKIA", "ASIA", "ABIA", "ACCA"},
-		re: regexp.MustCompile(`\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}\b`)},
+		re: regexp.MustCompile(wordStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})`), group: 1},
 	{id: "aws-amazon-bedrock-api-key", keywords: []string{"ABSK", "bedrock-api-key-"},
-		re: regexp.MustCompile(`\bABSK[A-Za-z0-9+/]{40,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=]{20,}`)},
+		re: regexp.MustCompile(`ABSK[A-Za-z0-9+/]{40,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=]{20,}`)},
 	{id: "anthropic-api-key", keywords: []string{"sk-ant-"},
-		re: regexp.MustCompile(`\bsk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,}`)},
+		re: regexp.MustCompile(wordStart + `(sk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,})`), group: 1},
 	{id: "openai-api-key", keywords: []string{"sk-"},
-		re: regexp.MustCompile(`\bsk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|\bsk-[A-Za-z0-9]{20,}T3BlbkFJ[A-Za-z0-9]*|\bsk-[A-Za-z0-9]{40,}`)},
+		re: regexp.MustCompile(wordStart + `(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|sk-[A-Za-z0-9]{20,}T3BlbkFJ[A-Za-z0-9]*|sk-[A-Za-z0-9]{40,})`), group: 1},
 	{id: "gcp-api-key", keywords: []string{"AIza"},
-		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{30,}`)},
+		re: regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`)},
 	{id: "gcp-oauth-token", keywords: []string{"ya29."},
-		re: regexp.MustCompile(`\bya29\.[0-9A-Za-z_\-]{20,}`)},
+		re: regexp.MustCompile(`ya29\.[0-9A-Za-z_\-]{20,}`)},
 	{id: "slack-token", keywords: []string{"xox"},
-		re: regexp.MustCompile(`\bxox[abeoprs]-[0-9A-Za-z.\-]{10,}`)},
+		re: regexp.MustCompile(`xox[abeoprs]-[0-9A-Za-z.\-]{10,}`)},
 	{id: "slack-app-token", keywords: []string{"xapp-"},
-		re: regexp.MustCompile(`\bxapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+`)},
+		re: regexp.MustCompile(`xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+`)},
 	{id: "slack-webhook-url", keywords: []string{"hooks.slack.com"},
 		re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}`)},
 	{id: "npm-access-token", keywords: []string{"npm_"},
-		re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{20,}`)},
+		re: regexp.MustCompile(wordStart + `(npm_[A-Za-z0-9]{20,})`), group: 1},
 	{id: "huggingface-access-token", keywords: []string{"hf_", "api_org_"},
-		re: regexp.MustCompile(`\b(?:hf|api_org)_[A-Za-z0-9]{20,}`)},
+		re: regexp.MustCompile(wordStart + `((?:hf|api_org)_[A-Za-z0-9]{20,})`), group: 1},
 	// A private key block is masked from its BEGIN line to its END line, or, when the END line
 	// was cut off, to the end of the text or of the JSON string holding it.
 	{id: "private-key", keywords: []string{"PRIVATE KEY"},
 		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[^"]*?-----END[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[^"]*)`)},
 	{id: "jwt", keywords: []string{"eyJ"},
-		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]*)?`)},
+		re: regexp.MustCompile(wordStart + `(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]*)?)`), group: 1},
 	{id: "bearer-token", keywords: []string{"Bearer ", "bearer ", "BEARER "},
 		re: regexp.MustCompile(`(?i)\bbearer +([A-Za-z0-9._~+/=\-]{16,})`), group: 1},
 	{id: "url-password", keywords: []string{"://"},
 		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"]+:([^/\s@"]{3,})@`), group: 1},
 }
+
+// wordStart is the start of a token that could otherwise be the tail of a word: the start of
+// the text or a character that is not a letter or digit. Unlike \b it treats '_' as a
+// separator, so a token glued to an identifier (tool_sk-…) is still found; the rule's group 1
+// is the token.
+const wordStart = `(?:^|[^0-9A-Za-z])`
 
 // findShapes appends the matches of every rule in s to out.
 func findShapes(s string, out []span) []span {

@@ -13,7 +13,6 @@ type gramSet struct {
 	keys  []uint64
 	used  []bool
 	shift uint
-	n     int
 }
 
 const gramHashMul = 0x9E3779B97F4A7C15 // 2^64 / golden ratio: Fibonacci hashing
@@ -47,7 +46,6 @@ func (g *gramSet) add(k uint64) {
 	for i := (k * gramHashMul) >> g.shift; ; i = (i + 1) & mask {
 		if !g.used[i] {
 			g.keys[i], g.used[i] = k, true
-			g.n++
 			return
 		}
 		if g.keys[i] == k {
@@ -68,7 +66,7 @@ func (g *gramSet) has(k uint64) bool {
 
 // find appends the runs of s made of secret windows, merged, to out.
 func (g *gramSet) find(s string, out []span) []span {
-	if g.n == 0 || len(s) < MinRun {
+	if len(g.keys) == 0 || len(s) < MinRun {
 		return out
 	}
 	start, end := -1, -1

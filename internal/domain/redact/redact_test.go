@@ -2,6 +2,8 @@ package redact
 
 import (
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -203,5 +205,45 @@ func TestShapesGluedToWords(t *testing.T) {
 		if got := r.String(s); got != s {
 			t.Errorf("%q masked as %q", s, got)
 		}
+	}
+}
+
+func TestEdges(t *testing.T) {
+	eight := "Ab3$Cd5%" // exactly MinRun bytes
+	many := []string{"EIGHT_TOKEN=" + eight}
+	for i := 0; i < 3000; i++ { // enough windows for collisions in the table
+		many = append(many, fmt.Sprintf("S%d_SECRET=%s", i, strings.Repeat(fmt.Sprintf("%04d", i), 3)))
+	}
+	r := New(many)
+	if got := r.String(eight); got != Mask {
+		t.Errorf("a secret of exactly %d bytes: %q", MinRun, got)
+	}
+	if !slices.Contains(r.Secrets(), "EIGHT_TOKEN") || len(r.Secrets()) != 3001 {
+		t.Errorf("Secrets() has %d names", len(r.Secrets()))
+	}
+	for i := 0; i < 3000; i += 7 {
+		v := strings.Repeat(fmt.Sprintf("%04d", i), 3)
+		if got := r.String("<" + v + ">"); got != "<"+Mask+">" {
+			t.Fatalf("secret %d: %q", i, got)
+		}
+	}
+	// Two tokens of one shape in one text are both masked; a secret value glued to a token
+	// is one mask.
+	gh := shaped["github-pat"]
+	if got := r.String(gh + " " + gh); strings.Count(got, "[REDACTED:github-pat]") != 2 {
+		t.Errorf("two tokens: %q", got)
+	}
+	if got := r.String(eight + gh); got != Mask {
+		t.Errorf("adjacent secrets: %q", got)
+	}
+}
+
+func TestOneShortestSecret(t *testing.T) {
+	r := New([]string{"ONLY_TOKEN=Ab3$Cd5%"})
+	if got := r.String("x Ab3$Cd5% y"); got != "x "+Mask+" y" {
+		t.Errorf("got %q", got)
+	}
+	if got := New([]string{"ONLY_TOKEN=Ab3$Cd5"}).String("Ab3$Cd5"); got != "Ab3$Cd5" {
+		t.Errorf("a 7-byte value was masked: %q", got)
 	}
 }

@@ -12,7 +12,7 @@ type rule struct {
 	id       string
 	keywords []string
 	re       *regexp.Regexp
-	// group, when > 0, is the submatch to mask (the rest of the match is context).
+	// group is the submatch to mask: 0 the whole match, 1 when the rest is context.
 	group int
 }
 
@@ -85,11 +85,7 @@ func findShapes(s string, out []span) []span {
 		}
 		mask := "[REDACTED:" + ru.id + "]"
 		for _, m := range ru.re.FindAllStringSubmatchIndex(s, -1) {
-			lo, hi := m[0], m[1]
-			if ru.group > 0 {
-				lo, hi = m[2*ru.group], m[2*ru.group+1]
-			}
-			if lo >= 0 && hi > lo {
+			if lo, hi := m[2*ru.group], m[2*ru.group+1]; lo >= 0 {
 				out = append(out, span{lo, hi, mask})
 			}
 		}

@@ -47,7 +47,7 @@ func TestEffectiveVariant(t *testing.T) {
 	for _, c := range []struct {
 		declared, own, want tool.Variant
 	}{
-		{R, D, D}, {D, R, D}, {R, W, W}, {W, R, W}, {R, R, R}, {R, "", R}, {"", W, W}, {"", "", ""}, {"bogus", R, R}, {W, "bogus", W},
+		{R, D, D}, {D, R, D}, {R, W, W}, {W, R, W}, {R, R, R}, {R, "", R}, {"", W, W}, {"", "", ""}, {"bogus", R, R}, {W, "bogus", W}, {"bogus", "", "bogus"},
 	} {
 		r := Record{Intent: tool.Intent{Variant: c.declared}, ToolVariant: c.own}
 		if got := r.Effective(); got != c.want {

@@ -77,7 +77,7 @@ func newActivityListCmd(g *globalFlags) *cobra.Command {
 	list.Flags().StringVar(&fl.runID, "run", "", "only this run")
 	list.Flags().StringVar(&fl.toolName, "tool", "", "only this tool")
 	list.Flags().StringVar(&fl.status, "status", "", "only this outcome: success, error or refused")
-	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only this variant: read, write or destructive")
+	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only calls whose effective variant (the stronger of the declared one and the tool's own) is read, write or destructive")
 	list.Flags().StringVarP(&fl.output, "output", "o", "table", "table or json")
 	return list
 }

@@ -52,7 +52,7 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 	}
 	fmt.Fprintln(o.out, line)
 	if r.Tools != "" {
-		fmt.Fprintln(o.out, "  "+r.Tools)
+		fmt.Fprintln(o.out, "  "+printable(r.Tools)) // tool names are the model's: escaped
 	}
 	printIndented(o.out, r.Output)
 	if r.Status != run.StepSuccess {

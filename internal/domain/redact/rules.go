@@ -21,7 +21,9 @@ type rule struct {
 // Why not gitleaks itself: github.com/zricethezav/gitleaks/v8 (v8.30.1) can be used as a
 // library (detect.NewDetectorDefaultConfig), but it pulls in 66 modules (viper, archive and
 // compression readers, a WebAssembly runtime for its RE2 engine, terminal styling; 1,297 lines
-// of `go mod graph`) and a probe program using only its detector is a 12.8 MB binary. Its rules
+// of `go mod graph`), and a probe program using only its detector builds to 8.9 MB stripped
+// against 1.6 MB for a hello world: about 7 MB more on awf's 21.7 MB, where this package adds
+// 90 KB. Its rules
 // are also made for scanning repositories: exact lengths and entropy thresholds, where awf must
 // also mask a token cut short by a truncation. So the shapes below are our own, derived from the
 // public rule definitions of gitleaks v8.30.1 (config/gitleaks.toml, MIT licence), ids kept, with

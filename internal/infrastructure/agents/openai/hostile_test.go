@@ -222,3 +222,14 @@ func runProbe(t *testing.T, probe string) {
 		}
 	}
 }
+
+// A server without blank lines whose events are large single lines still works: a one-line
+// event is always checked for completeness.
+func TestLargeUnframedEvents(t *testing.T) {
+	big := strings.Repeat("y", 10<<10)
+	stream := "data: " + contentChunk(big) + "\ndata: " + contentChunk(big) + "\ndata: " + finishChunk("stop") + "\n"
+	turn, err := readSSE(bufio.NewReader(strings.NewReader(stream)), NewAssembler())
+	if err != nil || turn.Content != big+big {
+		t.Fatalf("content %d bytes, err %v", len(turn.Content), err)
+	}
+}

@@ -131,8 +131,16 @@ func TestRecordsCarryCodeAndToolVariant(t *testing.T) {
 	if got := recs[0].Effective(); got != tool.VariantDestructive {
 		t.Errorf("effective variant of a read on Bash = %q", got)
 	}
-	if recs[8].Source != AwfSource {
-		t.Errorf("retrieve_tools source = %q", recs[8].Source)
+	if recs[8].Source != AwfSource || recs[8].Arguments["query"] != "bash" || recs[9].Arguments["bogus"] != 1.0 {
+		t.Errorf("retrieve_tools record: %+v", recs[8])
+	}
+	// The span carries the tool's own variant beside the declared one; an unknown tool has none.
+	spans := h.spans.Ended()
+	if v := attrs(spans[0])["awf.tool.variant"]; v.AsString() != "destructive" {
+		t.Errorf("span awf.tool.variant = %v", v)
+	}
+	if _, ok := attrs(spans[2])["awf.tool.variant"]; ok {
+		t.Error("an unknown tool's span has a tool variant")
 	}
 	if logged := h.logs.FilterField(zap.String("code", fault.UserToolNotFound)).Len(); logged != 1 {
 		t.Errorf("the not-found code was logged %d times", logged)

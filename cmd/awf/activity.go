@@ -2,13 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"path/filepath"
 	"sort"
-	"strings"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -81,7 +77,7 @@ func newActivityListCmd(g *globalFlags) *cobra.Command {
 	list.Flags().StringVar(&fl.runID, "run", "", "only this run")
 	list.Flags().StringVar(&fl.toolName, "tool", "", "only this tool")
 	list.Flags().StringVar(&fl.status, "status", "", "only this outcome: success, error or refused")
-	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only this variant: read, write or destructive")
+	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only calls whose effective variant (the stronger of the declared one and the tool's own) is read, write or destructive")
 	list.Flags().StringVarP(&fl.output, "output", "o", "table", "table or json")
 	return list
 }
@@ -146,40 +142,8 @@ func activityFiles(g *globalFlags, file, runID string) ([]string, error) {
 	return out, nil
 }
 
-func printActivityTable(w io.Writer, recs []domact.Record) {
-	if len(recs) == 0 {
-		fmt.Fprintln(w, "no activity records")
-		return
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTIME\tRUN\tSTEP\tTOOL\tSOURCE\tINTENT\tDECISION\tOUTCOME\tDURATION\tERROR")
-	for _, r := range recs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			short(r.ID, 12), r.Time.Local().Format(time.TimeOnly), dash(r.RunID), dash(r.Step), r.Tool, r.Source,
-			dash(string(r.Intent.Variant)), dash(r.Intent.Decision), r.Outcome,
-			(time.Duration(r.DurationMS * float64(time.Millisecond))).Round(time.Microsecond), short(oneLine(r.Error), 60))
-	}
-	_ = tw.Flush()
-}
-
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
-
-func short(s string, n int) string {
-	if len([]rune(s)) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -91,7 +91,7 @@ func callTool(cmd *cobra.Command, g *globalFlags, req usecase.CallRequest) error
 func callRouter(host *plugins.Host, runDir string) (stepproxy.RouterFactory, func()) {
 	closeLog := func() error { return nil }
 	build := func(ctx context.Context, spec toolset.Spec) (*routing.Router, error) {
-		logger, closer, err := logging.New(logging.Options{File: filepath.Join(runDir, "run.log")})
+		logger, closer, err := logging.New(logging.Options{File: filepath.Join(runDir, "run.log"), Redactor: secrets()})
 		if err != nil {
 			return nil, fault.Wrap(err, fault.SystemFSRunDir, "cannot open the log in %s", runDir)
 		}

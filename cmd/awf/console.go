@@ -7,11 +7,15 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/application/run"
+	"github.com/awf-dev/awf/internal/domain/redact"
 )
 
 // textObserver prints each step of a run to the terminal as it starts and ends, from the run's
 // events.
-type textObserver struct{ out io.Writer }
+type textObserver struct {
+	out io.Writer
+	red *redact.Redactor // masks step output before it is cut into lines
+}
 
 // Observe implements run.Observer.
 func (o *textObserver) Observe(e run.Event) {
@@ -41,6 +45,7 @@ func firstLine(s string) string {
 }
 
 func (o *textObserver) stepFinished(r run.StepResult) {
+	r.Output, r.Stderr, r.Error = o.red.String(r.Output), o.red.String(r.Stderr), o.red.String(r.Error)
 	mark := "✓"
 	if r.Status != run.StepSuccess {
 		mark = "✗"
@@ -57,7 +62,7 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 	}
 	fmt.Fprintln(o.out, line)
 	if r.Tools != "" {
-		fmt.Fprintln(o.out, "  "+r.Tools)
+		fmt.Fprintln(o.out, "  "+printable(r.Tools)) // tool names are the model's: escaped
 	}
 	printIndented(o.out, r.Output)
 	if r.Status != run.StepSuccess {

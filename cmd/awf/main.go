@@ -43,7 +43,7 @@ func execute(args []string) int {
 	if fault.CodeOf(err) == "" && isUsageError(err) {
 		code = fault.ExitUser
 	}
-	fmt.Fprintln(os.Stderr, "awf: "+err.Error())
+	fmt.Fprintln(os.Stderr, "awf: "+secrets().String(err.Error()))
 	return code
 }
 

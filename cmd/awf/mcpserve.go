@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
@@ -30,7 +31,8 @@ func newMCPServeCmd() *cobra.Command {
 				return err
 			}
 			level := zapcore.WarnLevel
-			logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: level, File: cfg.LogFile})
+			red := redact.New(os.Environ(), cfg.HideEnv...)
+			logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: level, File: cfg.LogFile, Redactor: red})
 			if err != nil {
 				return fault.Wrap(err, fault.UserMCPServeConfig, "cannot open log_file %s", cfg.LogFile)
 			}
@@ -40,7 +42,7 @@ func newMCPServeCmd() *cobra.Command {
 					_ = os.Setenv(k, v)
 				}
 			}
-			_, shutdown, err := telemetry.SetupSync(cmd.Context(), "awf-mcp-serve")
+			_, shutdown, err := telemetry.SetupSync(cmd.Context(), "awf-mcp-serve", telemetry.WithRedactor(red))
 			if err != nil {
 				return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables")
 			}
@@ -50,7 +52,7 @@ func newMCPServeCmd() *cobra.Command {
 				_ = shutdown(ctx)
 			}()
 			// The router owns the plugin providers: its Close stops the plugin processes.
-			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger)}
+			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger), Redactor: red}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
 			go watchParent(ctx, cancel)

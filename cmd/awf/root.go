@@ -31,6 +31,8 @@ every call through one router that checks its intent and records it.`,
 	}
 	root.PersistentFlags().StringVar(&g.root, "root", "", "project root holding .awf/ (default: nearest parent of the current directory with .awf/, else the current directory)")
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "show debug logs on the terminal")
+	root.SetOut(redactingWriter{w: os.Stdout, red: secrets()})
+	root.SetErr(redactingWriter{w: os.Stderr, red: secrets()})
 	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g))
 	return root
 }

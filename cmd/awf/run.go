@@ -87,10 +87,10 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Validator: validationServiceWith(root, host),
 		NewRunID:  newRunID,
 		OpenLog: func(file string) (*zap.Logger, func() error, error) {
-			return logging.New(logging.Options{Console: errOut, ConsoleLevel: level, File: file})
+			return logging.New(logging.Options{Console: errOut, ConsoleLevel: level, File: file, Redactor: secrets()})
 		},
 		StartTracing: func(ctx context.Context) (func(context.Context) error, error) {
-			_, shutdown, err := telemetry.Setup(ctx, "awf")
+			_, shutdown, err := telemetry.Setup(ctx, "awf", telemetry.WithRedactor(secrets()))
 			return shutdown, err
 		},
 		Tracer:           otel.Tracer("awf"),
@@ -110,6 +110,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		ActivityFileName: activitylog.FileName,
 		Routers:          func(logger *zap.Logger) stepproxy.RouterFactory { return routerFactory(host, logger) },
 		AwfPath:          selfPath(),
+		Redactor:         secrets(),
 		InProcess:        inProcessProviders(),
 	}
 }
@@ -118,7 +119,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 // the project's plugin host.
 func routerFactory(host *plugins.Host, logger *zap.Logger) stepproxy.RouterFactory {
 	return func(ctx context.Context, spec toolset.Spec) (*routing.Router, error) {
-		deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, spec.PluginTools)}
+		deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, spec.PluginTools), Redactor: secrets()}
 		return mcpserve.Build(ctx, spec, deps)
 	}
 }

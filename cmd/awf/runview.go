@@ -36,7 +36,7 @@ func (v *runView) Started(workflow, runID string) run.Observer {
 		return run.NopObserver{}
 	}
 	fmt.Fprintf(v.out, "Running workflow '%s' (run %s)\n", workflow, runID)
-	return &textObserver{out: v.out}
+	return &textObserver{out: v.out, red: secrets()}
 }
 
 func (v *runView) Finished(res *run.Result, err error, runDir string) {

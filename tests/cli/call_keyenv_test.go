@@ -16,7 +16,7 @@ states:
     options:
       base_url: http://127.0.0.1:9/v1
       model: m
-      api_key_env: MY_KEY
+      api_key_env: MODELAUTH
     mcp_proxy:
       enable: true
     on_success: done
@@ -29,8 +29,8 @@ states:
 // `awf run` does, so Bash cannot print the variable the step's api_key_env names.
 func TestCallHidesTheStepsKeyFromBash(t *testing.T) {
 	dir := project(t, map[string]string{"keyed.yaml": keyEnvWorkflow})
-	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "MY_KEY=secret"}
-	bash := []string{"call", "tool-destructive", "Bash", "--args", `{"command":"echo [$MY_KEY]"}`}
+	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir(), "MODELAUTH=secret"}
+	bash := []string{"call", "tool-destructive", "Bash", "--args", `{"command":"echo [$MODELAUTH]"}`}
 
 	// Without the step, nothing says the variable is a key: Bash sees it (so the test can fail).
 	r := awf(t, dir, env, bash...)

@@ -48,9 +48,15 @@ func TestCallAndActivity(t *testing.T) {
 	if recs[0].Outcome != "refused" || recs[1].Intent.Reason != "demo" || recs[2].Intent.Decision != "warn" || recs[2].Intent.Warning == "" {
 		t.Fatalf("records %+v", recs)
 	}
+	// --intent-type filters on the effective variant: the two calls declared read on Bash (one
+	// refused, one run with --strict=false) are destructive calls and are listed as such.
 	r = awf(t, dir, nil, "activity", "list", "--intent-type", "destructive")
-	if r.code != 0 || !strings.Contains(r.stdout, "INTENT") || strings.Count(r.stdout, "destructive") != 1 {
+	if r.code != 0 || !strings.Contains(r.stdout, "INTENT") || strings.Count(r.stdout, "\n") != 4 ||
+		strings.Count(r.stdout, "destructive (declared read)") != 2 {
 		t.Fatalf("filtered table:\n%s", r.stdout)
+	}
+	if r := awf(t, dir, nil, "activity", "list", "--intent-type", "read"); r.code != 0 || strings.Contains(r.stdout, "Bash") {
+		t.Fatalf("a call on Bash is listed as read:\n%s", r.stdout)
 	}
 	if r := awf(t, dir, nil, "activity", "list", "--intent-type", "delete"); r.code != 1 || !strings.Contains(r.stderr, "read, write or destructive") {
 		t.Fatalf("bad intent type: %d %s", r.code, r.stderr)

@@ -63,8 +63,15 @@ func TestSplitModeOverMCP(t *testing.T) {
 		t.Fatalf("retrieve_tools: %s", retrieved)
 	}
 	recs := s.records(t)
-	if len(recs) != len(tests) {
-		t.Fatalf("%d records for %d calls", len(recs), len(tests))
+	if len(recs) != len(tests)+1 {
+		t.Fatalf("%d records for %d calls", len(recs), len(tests)+1)
+	}
+	// retrieve_tools is recorded too: what an agent looked up is part of what it did.
+	if last := recs[len(tests)]; last["tool"] != "retrieve_tools" || last["outcome"] != "success" || last["tool_variant"] != "call_tool_read" {
+		t.Errorf("retrieve_tools record: %v", last)
+	}
+	if recs[1]["code"] != "USER.INTENT.SERVER_MISMATCH" || recs[1]["tool_variant"] != "call_tool_destructive" {
+		t.Errorf("the refused read on Bash: %v", recs[1])
 	}
 	for i, tc := range tests {
 		intent, _ := recs[i]["intent"].(map[string]any)

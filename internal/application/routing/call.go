@@ -11,21 +11,25 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
 // call is what is known about one tool call as it goes through the router; finish turns it into
 // the span attributes, the log line and the activity record.
 type call struct {
-	name    string
-	source  tool.Source
-	args    map[string]any
-	intent  tool.Intent
-	code    string // the policy's code for a refusal or warning
-	outcome activity.Outcome
-	errText string
-	stack   []byte // set when a panic was recovered
-	start   time.Time
+	name   string
+	source tool.Source
+	args   map[string]any
+	intent tool.Intent
+	code   string // the code of a refusal, an error or a policy warning
+	// toolVariant is the tool's own variant (CallWith of its annotations), known once the
+	// tool is found; recorded beside the declared one.
+	toolVariant tool.Variant
+	outcome     activity.Outcome
+	errText     string
+	stack       []byte // set when a panic was recovered
+	start       time.Time
 }
 
 // callOptions is how one call is judged: by which policy, with what declared, and which tools
@@ -36,9 +40,13 @@ type callOptions struct {
 	visible  func(tool.Definition) bool // nil: every tool
 }
 
-// fail marks the call failed with msg and returns msg as an error result for the agent.
-func (c *call) fail(outcome activity.Outcome, msg string) tool.Result {
+// fail marks the call failed with msg and code and returns msg as an error result for the
+// agent. A refusal keeps the policy's code when code is empty.
+func (c *call) fail(outcome activity.Outcome, code, msg string) tool.Result {
 	c.outcome = outcome
+	if code != "" {
+		c.code = code
+	}
 	c.errText = msg
 	return tool.Error(msg)
 }
@@ -70,7 +78,7 @@ func (r *Router) invoke(ctx context.Context, name string, args json.RawMessage, 
 	defer func() {
 		if p := recover(); p != nil {
 			c.stack = debug.Stack()
-			res = c.fail(activity.OutcomeError, fmt.Sprintf(
+			res = c.fail(activity.OutcomeError, fault.SystemToolPanic, fmt.Sprintf(
 				"internal error in awf while calling tool %s: %v. This is an awf bug, not a problem with your call; please report it. The call was not completed.", c.name, p))
 		}
 	}()
@@ -81,7 +89,7 @@ func (r *Router) invoke(ctx context.Context, name string, args json.RawMessage, 
 // becomes a span name and a log field (registered names are at most maxToolName bytes, so
 // lookups are unaffected).
 func (r *Router) begin(ctx context.Context, name string) (*call, context.Context, trace.Span) {
-	c := &call{name: truncateString(name, 2*maxToolName), outcome: activity.OutcomeSuccess, start: r.opts.Now()}
+	c := &call{name: truncateString(r.opts.Redactor.String(name), 2*maxToolName), outcome: activity.OutcomeSuccess, start: r.opts.Now()}
 	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name,
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(
@@ -95,18 +103,19 @@ func (r *Router) begin(ctx context.Context, name string) (*call, context.Context
 // dispatch is CallTool without the instrumentation.
 func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.RawMessage, o callOptions) tool.Result {
 	if r.closed.Load() {
-		return c.fail(activity.OutcomeError, fmt.Sprintf("tool %s cannot be called: the tool router is closed (the step has ended)", c.name))
+		return c.fail(activity.OutcomeError, fault.SystemMCPProxyClosed, fmt.Sprintf("tool %s cannot be called: the tool router is closed (the step has ended)", c.name))
 	}
 	cat := r.cat.Load()
 	e, ok := cat.entries[name]
 	if !ok {
 		c.intent.Variant = o.declared.Variant
-		return c.fail(activity.OutcomeError, cat.notFound(c.name, o.visible))
+		return c.fail(activity.OutcomeError, fault.UserToolNotFound, cat.notFound(c.name, o.visible))
 	}
 	c.source = e.def.Source
+	c.toolVariant = tool.CallWith(e.def.Annotations)
 	dispatchArgs, args, msg := parseArgs(raw)
 	if msg != "" {
-		return c.fail(activity.OutcomeError, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
+		return c.fail(activity.OutcomeError, fault.UserToolInvalidArgs, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
 	}
 	c.args = args
 
@@ -118,27 +127,35 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 		if msg == "" {
 			msg = fmt.Sprintf("tool %s was refused by the step's tool policy", c.name)
 		}
-		return c.fail(activity.OutcomeRefused, msg)
+		if c.code == "" {
+			c.code = fault.UserIntentNotAllowed
+		}
+		return c.fail(activity.OutcomeRefused, "", msg)
 	}
 	if msg := validateArgs(e.schema, args); msg != "" {
-		return c.fail(activity.OutcomeError, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
+		return c.fail(activity.OutcomeError, fault.UserToolInvalidArgs, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
 	}
 	if err := ctx.Err(); err != nil {
-		return c.fail(activity.OutcomeError, cancelledMessage(c.name, err))
+		return c.fail(activity.OutcomeError, fault.ExecutionToolCancelled, cancelledMessage(c.name, err))
 	}
 
 	res, err := e.provider.CallTool(ctx, name, dispatchArgs)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
-			return c.fail(activity.OutcomeError, cancelledMessage(c.name, cerr))
+			return c.fail(activity.OutcomeError, fault.ExecutionToolCancelled, cancelledMessage(c.name, cerr))
 		}
-		return c.fail(activity.OutcomeError, fmt.Sprintf("%s failed: %v", c.source, err))
+		code := fault.CodeOf(err)
+		if code == "" {
+			code = fault.ExecutionToolFailed
+		}
+		return c.fail(activity.OutcomeError, code, fmt.Sprintf("%s failed: %v", c.source, err))
 	}
 	if res.Content == nil {
 		res.Content = []tool.Content{} // MCP wants an array, never null
 	}
 	if res.IsError {
 		c.outcome = activity.OutcomeError
+		c.code = fault.ExecutionToolFailed
 		c.errText = res.JoinedText()
 	}
 	return res

@@ -87,7 +87,7 @@ func (e *Exposure) CallTool(ctx context.Context, name string, args json.RawMessa
 		return e.r.invoke(ctx, name, args, e.opts)
 	}
 	if name == RetrieveToolsName {
-		return e.retrieve(args)
+		return e.r.local(ctx, name, args, func() tool.Result { return e.retrieve(args) })
 	}
 	for _, v := range tool.Variants {
 		if name == tool.SplitToolName(v) {

@@ -36,7 +36,7 @@ type retrieveAnswer struct {
 
 // retrieve runs retrieve_tools(query?, limit?): the tools the step may call, ranked by BM25 over
 // name and description when a query is given, else in registration order. Scores are scaled so
-// the best match is 1 (0 when no query ranks them). It only reads, so it is not recorded.
+// the best match is 1 (0 when no query ranks them). Exposure.CallTool records it like any call.
 func (e *Exposure) retrieve(raw json.RawMessage) tool.Result {
 	query, limit, msg := parseRetrieve(raw)
 	if msg != "" {

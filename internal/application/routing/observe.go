@@ -24,8 +24,11 @@ const activityTimeout = 5 * time.Second
 // the only place a tool call is instrumented.
 func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
 	durationMS := float64(r.opts.Now().Sub(c.start).Microseconds()) / 1000
-	errText := truncateString(c.errText, maxRecordedString)
-	c.intent = truncateIntent(c.intent)
+	// Secrets are masked before anything is cut, so a key the cut would split is masked whole.
+	red := r.opts.Redactor
+	errText := truncateString(red.String(c.errText), maxRecordedString)
+	c.intent = truncateIntent(activity.RedactIntent(c.intent, red))
+	c.args = red.Map(c.args)
 
 	if span.IsRecording() { // a no-op tracer (telemetry off) pays nothing for attributes
 		attrs := make([]attribute.KeyValue, 0, 12)
@@ -35,6 +38,9 @@ func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
 		)
 		if c.source != "" {
 			attrs = append(attrs, attribute.String("awf.tool.source", string(c.source)))
+		}
+		if c.toolVariant != "" {
+			attrs = append(attrs, attribute.String("awf.tool.variant", string(c.toolVariant)))
 		}
 		attrs = appendIntentAttributes(attrs, c.intent, c.code)
 		span.SetAttributes(attrs...)
@@ -98,6 +104,7 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 		zap.String("tool", c.name),
 		zap.String("source", string(c.source)),
 		zap.String("variant", string(c.intent.Variant)),
+		zap.String("tool_variant", string(c.toolVariant)),
 		zap.String("decision", decision),
 		zap.String("outcome", string(c.outcome)),
 		zap.Float64("duration_ms", durationMS),
@@ -142,18 +149,20 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		return
 	}
 	rec := activity.Record{
-		ID:         newRecordID(),
-		Time:       c.start.UTC(),
-		RunID:      r.opts.RunID,
-		Step:       r.opts.Step,
-		Tool:       c.name,
-		Source:     c.source,
-		Arguments:  truncateArgs(c.args),
-		DurationMS: durationMS,
-		Outcome:    c.outcome,
-		Error:      errText,
-		Intent:     c.intent,
-		TraceID:    traceID,
+		ID:          newRecordID(),
+		Time:        c.start.UTC(),
+		RunID:       r.opts.RunID,
+		Step:        r.opts.Step,
+		Tool:        c.name,
+		Source:      c.source,
+		Arguments:   truncateArgs(c.args),
+		DurationMS:  durationMS,
+		Outcome:     c.outcome,
+		Error:       errText,
+		Code:        c.code,
+		Intent:      c.intent,
+		ToolVariant: c.toolVariant,
+		TraceID:     traceID,
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
 	defer cancel()

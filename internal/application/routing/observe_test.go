@@ -191,7 +191,7 @@ func TestActivityRecordWithTruncation(t *testing.T) {
 	want := activity.Record{
 		Time: time.Date(2030, 1, 2, 3, 4, 5, 250_000_000, time.UTC), RunID: "run-1", Step: "review", Tool: "Write",
 		Source: tool.BuiltinSource, DurationMS: 250, Outcome: activity.OutcomeSuccess,
-		Intent: tool.Intent{Variant: tool.VariantWrite, Decision: DecisionAllow}, TraceID: step.SpanContext().TraceID().String(),
+		Intent: tool.Intent{Variant: tool.VariantWrite, Decision: DecisionAllow}, ToolVariant: tool.VariantWrite, TraceID: step.SpanContext().TraceID().String(),
 	}
 	got := rec
 	got.ID, got.Arguments = "", nil

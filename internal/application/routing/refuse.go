@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
+	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
@@ -21,6 +22,7 @@ func (r *Router) Refuse(ctx context.Context, name string, args json.RawMessage, 
 	defer func() { r.finish(ctx, span, c) }()
 	if e, ok := r.cat.Load().entries[name]; ok {
 		c.source = e.def.Source
+		c.toolVariant = tool.CallWith(e.def.Annotations)
 	}
 	if _, obj, msg := parseArgs(args); msg == "" {
 		c.args = obj
@@ -35,5 +37,9 @@ func (r *Router) Refuse(ctx context.Context, name string, args json.RawMessage, 
 	if msg == "" {
 		msg = "tool " + c.name + " was refused by the step's tool policy"
 	}
-	return c.fail(activity.OutcomeRefused, msg)
+	code := d.Code
+	if code == "" {
+		code = fault.UserIntentNotAllowed
+	}
+	return c.fail(activity.OutcomeRefused, code, msg)
 }

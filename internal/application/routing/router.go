@@ -15,6 +15,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
@@ -37,6 +38,10 @@ type Options struct {
 	RunID, Step string
 	// Now is the clock, replaceable in tests. nil → time.Now.
 	Now func() time.Time
+	// Redactor masks secrets in the tool name, arguments, error and intent texts before they
+	// reach the span, the log line or the record, and before they are truncated, so a cut
+	// secret is masked too. nil masks nothing.
+	Redactor *redact.Redactor
 }
 
 // entry is one registered tool: its definition, who serves it and its compiled input schema.

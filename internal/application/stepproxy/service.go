@@ -194,7 +194,7 @@ func (s *Service) summary(ctx context.Context, step string) string {
 		if r.Step != step {
 			continue
 		}
-		key := r.Tool + " " + string(r.Intent.Variant)
+		key := r.Tool + " " + string(r.Effective()) // the honest variant: a write declared read counts as write
 		if r.Outcome != activity.OutcomeSuccess {
 			key += " " + string(r.Outcome)
 		}

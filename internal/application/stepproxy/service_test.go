@@ -164,7 +164,7 @@ func TestFinishSummarisesTheStepsCalls(t *testing.T) {
 	recs := source{
 		{RunID: "r1", Step: "review", Tool: "Read", Outcome: activity.OutcomeSuccess, Intent: tool.Intent{Variant: "read"}},
 		{RunID: "r1", Step: "review", Tool: "Read", Outcome: activity.OutcomeSuccess, Intent: tool.Intent{Variant: "read"}},
-		{RunID: "r1", Step: "review", Tool: "Bash", Outcome: activity.OutcomeRefused, Intent: tool.Intent{Variant: "destructive"}},
+		{RunID: "r1", Step: "review", Tool: "Bash", Outcome: activity.OutcomeRefused, Intent: tool.Intent{Variant: "read"}, ToolVariant: "destructive"},
 		{RunID: "r1", Step: "other", Tool: "Grep", Outcome: activity.OutcomeSuccess},
 		{RunID: "r0", Step: "review", Tool: "Glob", Outcome: activity.OutcomeSuccess},
 	}

@@ -35,6 +35,7 @@ func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
 			Strict:             p.Intent.StrictServerValidation,
 			RequireDeclaration: p.Intent.RequireDeclaration,
 		}
+		spec.EnvPassthrough = slices.Clone(p.EnvPassthrough)
 		for _, pt := range p.PluginTools {
 			spec.PluginTools = append(spec.PluginTools, toolset.PluginTools{Plugin: pt.Plugin, Expose: slices.Clone(pt.Expose)})
 		}

@@ -75,9 +75,11 @@ func TestSpecFromTheStepsProxyBlock(t *testing.T) {
 	st := agentStep("claude")
 	st.Proxy.InterceptBuiltins = false
 	st.Proxy.Intent = workflow.IntentSettings{Split: true, Allow: []tool.Variant{tool.VariantRead}, RequireDeclaration: true}
+	st.Proxy.EnvPassthrough = []string{"GITHUB_TOKEN"}
 	got := svc.Spec(context.Background(), st)
 	want := toolset.Spec{
-		Root: "/work/repo", Builtins: false,
+		EnvPassthrough: []string{"GITHUB_TOKEN"},
+		Root:           "/work/repo", Builtins: false,
 		PluginTools:  []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get"}}},
 		Intent:       toolset.Intent{Split: true, Allow: []tool.Variant{tool.VariantRead}, Strict: false, RequireDeclaration: true},
 		ActivityFile: "/x/activity.jsonl", LogFile: "/x/run.log", RunID: "r1", Step: "review", PluginsFile: "/p/plugins.yaml",

@@ -13,6 +13,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/redact"
 )
 
 // RunView shows a run as it goes: cmd/awf prints text or JSON through one.
@@ -67,6 +68,9 @@ type RunPorts struct {
 	// that call tools in-process instead.
 	AwfPath   string
 	InProcess map[string]bool
+	// Redactor is the process's redactor, shared with the log, the spans and the view; the run
+	// adds the variables its agent steps name in api_key_env. nil masks nothing.
+	Redactor *redact.Redactor
 }
 
 // Run is `awf run`: validate a workflow and its inputs, then run it with a log, traces, a
@@ -115,6 +119,7 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 
 // start sets the run's log, tracing and temp dir up, runs the workflow and shows the outcome.
 func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]any) error {
+	u.Redactor.AddNames(keyVariables(rep.Workflow)...)
 	runID := u.NewRunID()
 	runDir := filepath.Join(u.Root, ".awf", "runs", runID)
 	logFile := filepath.Join(runDir, "run.log")

@@ -31,15 +31,49 @@ type Record struct {
 	DurationMS float64
 	Outcome    Outcome
 	Error      string
-	Intent     tool.Intent
-	TraceID    string
+	// Code is the stable code of a refusal, an error or a policy warning (fault.*), so a
+	// record can be matched without parsing its message; empty for a plain success.
+	Code string
+	// Intent.Variant is the variant the caller declared (the door it came through, or the
+	// tool's own for a direct call); ToolVariant is the tool's own variant, derived from its
+	// annotations (CallWith). Both are kept so a call declared `read` on a destructive tool
+	// cannot hide: Effective is the stronger of the two.
+	Intent      tool.Intent
+	ToolVariant tool.Variant
+	TraceID     string
+}
+
+// Effective is the variant a record is filed under: the stronger of the declared one and the
+// tool's own (read < write < destructive). An old record without ToolVariant is filed under
+// its declared variant.
+func (r Record) Effective() tool.Variant {
+	return Stronger(r.Intent.Variant, r.ToolVariant)
+}
+
+// Stronger returns the more powerful of two variants; an empty or unknown one loses to any
+// valid one.
+func Stronger(a, b tool.Variant) tool.Variant {
+	if rank(b) > rank(a) {
+		return b
+	}
+	return a
+}
+
+func rank(v tool.Variant) int {
+	for i, x := range tool.Variants {
+		if v == x {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // Filter selects records for `awf activity list`. Empty fields match everything.
 type Filter struct {
-	RunID      string
-	Tool       string
-	Outcome    Outcome
+	RunID   string
+	Tool    string
+	Outcome Outcome
+	// IntentType matches the record's effective variant (see Record.Effective).
 	IntentType tool.Variant
 }
 
@@ -48,5 +82,5 @@ func (f Filter) Match(r Record) bool {
 	return (f.RunID == "" || r.RunID == f.RunID) &&
 		(f.Tool == "" || r.Tool == f.Tool) &&
 		(f.Outcome == "" || r.Outcome == f.Outcome) &&
-		(f.IntentType == "" || r.Intent.Variant == f.IntentType)
+		(f.IntentType == "" || r.Effective() == f.IntentType)
 }

@@ -38,3 +38,25 @@ func TestFilterMatch(t *testing.T) {
 		t.Error("a run filter matched a record without a run")
 	}
 }
+
+// A call declared read on a destructive tool is filed as destructive (the issue's probe:
+// `awf call tool-read Bash --strict=false`); an old record without tool_variant keeps its
+// declared variant.
+func TestEffectiveVariant(t *testing.T) {
+	R, W, D := tool.VariantRead, tool.VariantWrite, tool.VariantDestructive
+	for _, c := range []struct {
+		declared, own, want tool.Variant
+	}{
+		{R, D, D}, {D, R, D}, {R, W, W}, {W, R, W}, {R, R, R}, {R, "", R}, {"", W, W}, {"", "", ""}, {"bogus", R, R}, {W, "bogus", W}, {"bogus", "", "bogus"},
+	} {
+		r := Record{Intent: tool.Intent{Variant: c.declared}, ToolVariant: c.own}
+		if got := r.Effective(); got != c.want {
+			t.Errorf("declared %q, tool %q: effective %q, want %q", c.declared, c.own, got, c.want)
+		}
+		for _, v := range tool.Variants {
+			if got := (Filter{IntentType: v}).Match(r); got != (v == c.want) {
+				t.Errorf("declared %q, tool %q: --intent-type %s matches = %v", c.declared, c.own, v, got)
+			}
+		}
+	}
+}

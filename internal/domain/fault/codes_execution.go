@@ -74,4 +74,11 @@ const (
 	ExecutionParallelFailed = "EXECUTION.PARALLEL.FAILED"
 	// ExecutionParallelCancelled: a branch stopped because its parallel state had decided (first failure or first success).
 	ExecutionParallelCancelled = "EXECUTION.PARALLEL.CANCELLED"
+	// EXECUTION.TOOL (recorded in the activity record's code)
+	// ExecutionToolFailed: the tool ran and reported an error, or its provider failed.
+	ExecutionToolFailed = "EXECUTION.TOOL.FAILED"
+	// ExecutionToolCancelled: the call was stopped before it finished (step end, timeout, Ctrl+C).
+	ExecutionToolCancelled = "EXECUTION.TOOL.CANCELLED"
+	// ExecutionAgentEventTooLarge: one server-sent event's data: lines add up past the cap (a hostile or broken endpoint).
+	ExecutionAgentEventTooLarge = "EXECUTION.AGENT.EVENT_TOO_LARGE"
 )

@@ -39,4 +39,8 @@ const (
 	// SystemRunSetup: the run engine was built without something it needs (the environment, a prompt source).
 	SystemRunSetup        = "SYSTEM.RUN.SETUP"
 	SystemRunUnknownState = "SYSTEM.RUN.UNKNOWN_STATE"
+
+	// SYSTEM.TOOL
+	// SystemToolPanic: a tool provider panicked during a call (an awf bug; recorded with this code).
+	SystemToolPanic = "SYSTEM.TOOL.PANIC"
 )

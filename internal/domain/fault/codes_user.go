@@ -239,4 +239,9 @@ const (
 	UserTemplateLoopOutside = "USER.TEMPLATE.LOOP_OUTSIDE"
 	// UserExprLoopOutside: an expression reading loop where no loop runs (or loop.Parent beyond the nesting).
 	UserExprLoopOutside = "USER.EXPR.LOOP_OUTSIDE"
+	// USER.TOOL (the agent's call was wrong; recorded in the activity record's code)
+	// UserToolNotFound: a tool call names no tool the step serves.
+	UserToolNotFound = "USER.TOOL.NOT_FOUND"
+	// UserToolInvalidArgs: a tool call's arguments are not a JSON object or fail the tool's schema.
+	UserToolInvalidArgs = "USER.TOOL.INVALID_ARGS"
 )

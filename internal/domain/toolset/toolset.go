@@ -35,6 +35,10 @@ type Spec struct {
 	// HideEnv names more variables Bash must not see, such as the one a step's api_key_env
 	// names: the agent could otherwise print the step's model key.
 	HideEnv []string
+	// EnvPassthrough names variables handed to Bash although their names mark them secret
+	// (`mcp_proxy.env_passthrough`): a step that needs GITHUB_TOKEN says so. Their values are
+	// still masked in every record.
+	EnvPassthrough []string
 	// OTelEnv carries the run's OTEL_* variables: some CLIs (codex) give their MCP servers only
 	// HOME, LANG, PATH and TERM, and tool-call spans must still reach the run's collector.
 	OTelEnv map[string]string

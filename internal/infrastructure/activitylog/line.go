@@ -2,6 +2,7 @@ package activitylog
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
@@ -23,8 +24,13 @@ type Line struct {
 	DurationMS float64        `json:"duration_ms"`
 	Outcome    string         `json:"outcome"`
 	Error      string         `json:"error,omitempty"`
-	Intent     LineIntent     `json:"intent"`
-	TraceID    string         `json:"trace_id,omitempty"`
+	// Code is the refusal's or error's code; absent in lines written before awf recorded it.
+	Code   string     `json:"code,omitempty"`
+	Intent LineIntent `json:"intent"`
+	// ToolVariant is the tool's own variant in the seed's form (call_tool_read, call_tool_write,
+	// call_tool_destructive); absent in older lines, which then read as their declared variant.
+	ToolVariant string `json:"tool_variant,omitempty"`
+	TraceID     string `json:"trace_id,omitempty"`
 }
 
 // LineIntent is the wire form of a record's intent.
@@ -41,7 +47,8 @@ type LineIntent struct {
 func LineOf(r activity.Record) Line {
 	return Line{
 		ID: r.ID, Time: r.Time, RunID: r.RunID, Step: r.Step, Tool: r.Tool, Source: string(r.Source),
-		Arguments: r.Arguments, DurationMS: r.DurationMS, Outcome: string(r.Outcome), Error: r.Error,
+		Arguments: r.Arguments, DurationMS: r.DurationMS, Outcome: string(r.Outcome), Error: r.Error, Code: r.Code,
+		ToolVariant: toolVariantWire(r.ToolVariant),
 		Intent: LineIntent{
 			Variant: string(r.Intent.Variant), OperationType: r.Intent.OperationType,
 			DataSensitivity: r.Intent.DataSensitivity, Reason: r.Intent.Reason,
@@ -49,6 +56,19 @@ func LineOf(r activity.Record) Line {
 		},
 		TraceID: r.TraceID,
 	}
+}
+
+// toolVariantWire writes a variant as the seed's tool name for it; empty stays empty.
+func toolVariantWire(v tool.Variant) string {
+	if v == "" {
+		return ""
+	}
+	return tool.SplitToolName(v)
+}
+
+// toolVariantOf reads tool_variant back; a bare variant ("read") is accepted too.
+func toolVariantOf(s string) tool.Variant {
+	return tool.Variant(strings.TrimPrefix(s, "call_tool_"))
 }
 
 // LinesOf returns the wire forms of recs, never nil: an empty list prints as [].
@@ -64,7 +84,8 @@ func LinesOf(recs []activity.Record) []Line {
 func (l Line) Record() activity.Record {
 	return activity.Record{
 		ID: l.ID, Time: l.Time, RunID: l.RunID, Step: l.Step, Tool: l.Tool, Source: tool.Source(l.Source),
-		Arguments: l.Arguments, DurationMS: l.DurationMS, Outcome: activity.Outcome(l.Outcome), Error: l.Error,
+		Arguments: l.Arguments, DurationMS: l.DurationMS, Outcome: activity.Outcome(l.Outcome), Error: l.Error, Code: l.Code,
+		ToolVariant: toolVariantOf(l.ToolVariant),
 		Intent: tool.Intent{
 			Variant: tool.Variant(l.Intent.Variant), OperationType: l.Intent.OperationType,
 			DataSensitivity: l.Intent.DataSensitivity, Reason: l.Intent.Reason,

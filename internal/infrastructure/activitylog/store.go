@@ -15,6 +15,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/redact"
 )
 
 // FileName is the name of a run's activity file inside its run directory.
@@ -26,6 +27,9 @@ const FileName = "activity.jsonl"
 type FileStore struct {
 	Path   string
 	Logger *zap.Logger
+	// Redactor masks secrets in every record before it is written; nil writes records as given
+	// (the router has already masked them; this is the last line of defence for any writer).
+	Redactor *redact.Redactor
 }
 
 // RunFile returns the activity file of run runID under runsDir.
@@ -41,7 +45,7 @@ func (s FileStore) Append(ctx context.Context, r activity.Record) error {
 	if s.Path == "" {
 		return fault.New(fault.SystemActivityWriteFailed, "activity store has no file path").WithHint("this is an awf wiring bug; please report it")
 	}
-	line, err := Encode(r)
+	line, err := Encode(r.Redacted(s.Redactor))
 	if err != nil {
 		return fault.Wrap(err, fault.SystemActivityWriteFailed, "cannot encode activity record %s", r.ID)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/awf-dev/awf/internal/domain/redact"
 )
 
 // Options select where logs go.
@@ -18,6 +20,8 @@ type Options struct {
 	ConsoleLevel zapcore.Level
 	// File, when set, receives every line at debug level and above as JSON (created 0600).
 	File string
+	// Redactor masks secrets in every line of both outputs; nil masks nothing.
+	Redactor *redact.Redactor
 }
 
 // New returns the logger and a closer that syncs and closes the file.
@@ -28,10 +32,14 @@ func New(opts Options) (*zap.Logger, func() error, error) {
 		enc.TimeKey = ""
 		enc.CallerKey = ""
 		enc.EncodeLevel = zapcore.CapitalColorLevelEncoder
-		if f, ok := opts.Console.(*os.File); !ok || !isTerminal(f) {
+		console := opts.Console
+		if u, ok := console.(interface{ Unwrap() io.Writer }); ok {
+			console = u.Unwrap()
+		}
+		if f, ok := console.(*os.File); !ok || !isTerminal(f) {
 			enc.EncodeLevel = zapcore.CapitalLevelEncoder
 		}
-		cores = append(cores, zapcore.NewCore(zapcore.NewConsoleEncoder(enc), zapcore.Lock(zapcore.AddSync(opts.Console)), opts.ConsoleLevel))
+		cores = append(cores, zapcore.NewCore(withRedactor(zapcore.NewConsoleEncoder(enc), opts.Redactor), zapcore.Lock(zapcore.AddSync(opts.Console)), opts.ConsoleLevel))
 	}
 	closer := func() error { return nil }
 	if opts.File != "" {
@@ -44,7 +52,7 @@ func New(opts Options) (*zap.Logger, func() error, error) {
 		}
 		enc := zap.NewProductionEncoderConfig()
 		enc.EncodeTime = zapcore.RFC3339NanoTimeEncoder
-		cores = append(cores, zapcore.NewCore(zapcore.NewJSONEncoder(enc), zapcore.Lock(f), zapcore.DebugLevel))
+		cores = append(cores, zapcore.NewCore(withRedactor(zapcore.NewJSONEncoder(enc), opts.Redactor), zapcore.Lock(f), zapcore.DebugLevel))
 		closer = func() error {
 			_ = f.Sync()
 			return f.Close()

@@ -33,6 +33,7 @@ type fileConfig struct {
 	Step              string            `json:"step,omitempty"`
 	BashEnv           []string          `json:"bash_env,omitempty"`
 	HideEnv           []string          `json:"hide_env,omitempty"`
+	EnvPassthrough    []string          `json:"env_passthrough,omitempty"`
 	OTelEnv           map[string]string `json:"otel_env,omitempty"`
 	PluginsFile       string            `json:"plugins_file,omitempty"`
 }
@@ -61,6 +62,7 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 		ActivityFile: spec.ActivityFile, Traceparent: spec.Traceparent, LogFile: spec.LogFile,
 		ReadyFile: spec.ReadyFile, RunID: spec.RunID, Step: spec.Step, BashEnv: spec.BashEnv,
 		HideEnv: spec.HideEnv, OTelEnv: spec.OTelEnv, PluginsFile: spec.PluginsFile,
+		EnvPassthrough: spec.EnvPassthrough,
 	}
 	for _, p := range spec.PluginTools {
 		c.PluginTools = append(c.PluginTools, filePluginTools{Plugin: p.Plugin, Expose: p.Expose})
@@ -100,7 +102,7 @@ func (c fileConfig) spec() toolset.Spec {
 		Root: c.RootDir, Builtins: c.builtins(), Intent: toolset.DefaultIntent(),
 		ActivityFile: c.ActivityFile, LogFile: c.LogFile, ReadyFile: c.ReadyFile, RunID: c.RunID,
 		Step: c.Step, PluginsFile: c.PluginsFile, BashEnv: c.BashEnv, HideEnv: c.HideEnv,
-		OTelEnv: c.OTelEnv, Traceparent: c.Traceparent,
+		OTelEnv: c.OTelEnv, Traceparent: c.Traceparent, EnvPassthrough: c.EnvPassthrough,
 	}
 	if in := c.Intent; in != nil {
 		s.Intent = toolset.Intent{Split: in.Split, Allow: in.Allow, Strict: in.StrictServerValidation == nil || *in.StrictServerValidation, RequireDeclaration: in.RequireDeclaration}

@@ -21,6 +21,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
@@ -36,6 +37,9 @@ type Deps struct {
 	Logger    *zap.Logger
 	Providers []ports.ToolProvider
 	Version   string
+	// Redactor masks secrets in the router's spans, log lines and records; the step's hidden
+	// variables (its api_key_env) are added to it. nil masks nothing.
+	Redactor *redact.Redactor
 }
 
 // ReadyRecord is written to the config's ready_file once the server is about to serve. The step
@@ -60,7 +64,7 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 	if cfg.Builtins {
 		env := cfg.BashEnv
 		if env == nil {
-			env = hideEnv(builtins.ScrubEnv(os.Environ()), cfg.HideEnv)
+			env = hideEnv(builtins.ScrubEnvKeeping(os.Environ(), cfg.EnvPassthrough), cfg.HideEnv, cfg.EnvPassthrough)
 		}
 		b, err := builtins.New(builtins.Options{Root: root, Env: env})
 		if err != nil {
@@ -68,9 +72,10 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 		}
 		providers = append([]ports.ToolProvider{b}, providers...)
 	}
+	deps.Redactor.AddNames(cfg.HideEnv...)
 	var sink ports.ActivitySink
 	if cfg.ActivityFile != "" {
-		sink = activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger}
+		sink = activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger, Redactor: deps.Redactor}
 	}
 	return routing.NewRouter(ctx, routing.Options{
 		Logger:   deps.Logger,
@@ -78,6 +83,7 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 		Activity: sink,
 		RunID:    cfg.RunID,
 		Step:     cfg.Step,
+		Redactor: deps.Redactor,
 	}, providers...)
 }
 
@@ -158,15 +164,15 @@ func writeReady(path string, rec ReadyRecord) error {
 	return privatefs.WriteFile(path, b)
 }
 
-// hideEnv drops the named variables from env.
-func hideEnv(env, names []string) []string {
+// hideEnv drops the named variables from env, except those the step passes through.
+func hideEnv(env, names, keep []string) []string {
 	if len(names) == 0 {
 		return env
 	}
 	out := env[:0:0]
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if !slices.Contains(names, name) {
+		if !slices.Contains(names, name) || slices.Contains(keep, name) {
 			out = append(out, kv)
 		}
 	}

@@ -34,18 +34,22 @@ func Enabled(getenv func(string) string) bool {
 
 // Setup installs the global tracer provider and W3C propagator. The returned shutdown flushes
 // spans; call it before exit. service names the process in traces ("awf", "awf-mcp-serve").
-func Setup(ctx context.Context, service string) (trace.TracerProvider, func(context.Context) error, error) {
-	return setup(ctx, service, false)
+func Setup(ctx context.Context, service string, opts ...Option) (trace.TracerProvider, func(context.Context) error, error) {
+	return setup(ctx, service, false, opts)
 }
 
 // SetupSync is Setup with every span exported as it ends. `awf mcp-serve` uses it: agent CLIs
 // stop their MCP servers as they please (codex may kill it right after the last call), so a
 // batch waiting for its timer would be lost. Tool calls are few; the export per call is cheap.
-func SetupSync(ctx context.Context, service string) (trace.TracerProvider, func(context.Context) error, error) {
-	return setup(ctx, service, true)
+func SetupSync(ctx context.Context, service string, opts ...Option) (trace.TracerProvider, func(context.Context) error, error) {
+	return setup(ctx, service, true, opts)
 }
 
-func setup(ctx context.Context, service string, sync bool) (trace.TracerProvider, func(context.Context) error, error) {
+func setup(ctx context.Context, service string, sync bool, opts []Option) (trace.TracerProvider, func(context.Context) error, error) {
+	var o setupOptions
+	for _, f := range opts {
+		f(&o)
+	}
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
 	if !Enabled(os.Getenv) {
 		tp := noop.NewTracerProvider()
@@ -56,6 +60,7 @@ func setup(ctx context.Context, service string, sync bool) (trace.TracerProvider
 	if err != nil {
 		return nil, nil, err
 	}
+	exp = wrapExporter(exp, o.red)
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName(service)))
 	if err != nil {
 		res = resource.Default()

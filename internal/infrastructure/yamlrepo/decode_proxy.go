@@ -14,7 +14,7 @@ import (
 
 // The mcp_proxy schema (DESIGN §4, §5).
 var (
-	proxyKeys      = []string{"enable", "intercept_builtins", "plugin_tools", "intent"}
+	proxyKeys      = []string{"enable", "intercept_builtins", "plugin_tools", "intent", "env_passthrough"}
 	pluginToolKeys = []string{"plugin", "expose"}
 	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration"}
 )
@@ -72,6 +72,8 @@ func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
 			}
 		case "intent":
 			l.intent(f.v, pm, &m.Intent)
+		case "env_passthrough":
+			m.EnvPassthrough, _, _ = l.strList(f.v, "mcp_proxy.env_passthrough", "`env_passthrough: [GITHUB_TOKEN]`")
 		}
 	})
 	return m, pm

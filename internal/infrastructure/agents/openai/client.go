@@ -165,6 +165,7 @@ func (x *exchange) transportError(ctx, reqCtx context.Context, err error) error 
 func (x *exchange) answerError(ctx, reqCtx context.Context, err error) error {
 	var me *malformedError
 	var se *serverError
+	var big *eventTooLargeError
 	switch {
 	case ctx.Err() != nil:
 		return x.cancelled(ctx)
@@ -173,6 +174,9 @@ func (x *exchange) answerError(ctx, reqCtx context.Context, err error) error {
 	case errors.As(err, &me):
 		return fault.New(fault.ExecutionAgentMalformedResponse, "the answer of %s (model %q) is not an OpenAI-compatible chat completion: %s", redactURL(x.s.BaseURL), x.s.Model, me.Error()).
 			WithHint("check that base_url is the server's OpenAI-compatible API root (it usually ends in /v1)")
+	case errors.As(err, &big):
+		return fault.New(fault.ExecutionAgentEventTooLarge, "the stream of %s (model %q) was stopped: %s", redactURL(x.s.BaseURL), x.s.Model, big.Error()).
+			WithHint("the server is broken or hostile: a real chat-completions stream sends small events, each ended by a blank line")
 	case errors.As(err, &se):
 		return fault.New(fault.ExecutionAgentServerError, "the server at %s reported an error for model %q: %s", redactURL(x.s.BaseURL), x.s.Model, se.msg)
 	case errors.Is(err, errIncomplete):

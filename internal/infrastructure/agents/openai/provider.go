@@ -91,7 +91,7 @@ func (p *Provider) Run(ctx context.Context, req ports.AgentRequest) (ports.Agent
 	if err != nil {
 		return ports.AgentResult{}, err
 	}
-	l := &loop{p: p, req: req, s: s, key: p.getenv(s.APIKeyEnv)}
+	l := &loop{p: p, req: req, s: s, key: p.getenv(s.APIKeyEnv), kept: newBudget()}
 	return l.run(ctx)
 }
 
@@ -103,6 +103,8 @@ type loop struct {
 	key  string
 	msgs []message
 	res  ports.AgentResult
+	// kept bounds the conversation msgs holds (budget.go).
+	kept budget
 }
 
 func (l *loop) run(ctx context.Context) (ports.AgentResult, error) {
@@ -110,6 +112,7 @@ func (l *loop) run(ctx context.Context) (ports.AgentResult, error) {
 		l.msgs = append(l.msgs, message{Role: "system", Content: l.s.SystemPrompt})
 	}
 	l.msgs = append(l.msgs, message{Role: "user", Content: l.req.Prompt})
+	l.kept.charge(len(l.s.SystemPrompt) + len(l.req.Prompt))
 	var tools []toolSpec
 	if l.req.Tools != nil {
 		tools = toolSpecs(l.req.Tools.ListTools())
@@ -131,14 +134,27 @@ func (l *loop) run(ctx context.Context) (ports.AgentResult, error) {
 			return l.res, fault.New(fault.UserMCPProxyInfiniteLoopGuard, "model %q still asked for tools after max_turns (%d) turns; stopping so the step cannot loop forever", l.s.Model, l.s.MaxTurns).
 				WithHint("raise options.max_turns if the task really needs more turns, or make the prompt more specific")
 		}
-		l.msgs = append(l.msgs, message{Role: "assistant", Content: t.Content, ToolCalls: t.ToolCalls})
+		l.msgs = append(l.msgs, l.keepAssistant(t))
 		for _, c := range t.ToolCalls {
 			if err := ctx.Err(); err != nil {
 				return l.res, fault.Wrap(context.Cause(ctx), fault.ExecutionAgentCancelled, "the step ended while running the tool calls of model %q", l.s.Model)
 			}
-			l.msgs = append(l.msgs, message{Role: "tool", ToolCallID: c.ID, Content: l.callTool(ctx, c)})
+			l.msgs = append(l.msgs, message{Role: "tool", ToolCallID: c.ID, Content: l.kept.keepResult(l.callTool(ctx, c))})
 		}
 	}
+}
+
+// keepAssistant is the assistant turn as the conversation keeps it: its text, and its calls
+// with their arguments bounded (the calls themselves run with their full arguments).
+func (l *loop) keepAssistant(t Turn) message {
+	l.kept.charge(len(t.Content))
+	calls := make([]ToolCall, len(t.ToolCalls))
+	for i, c := range t.ToolCalls {
+		l.kept.charge(len(c.ID) + len(c.Function.Name))
+		c.Function.Arguments = l.kept.keepArguments(c.Function.Arguments)
+		calls[i] = c
+	}
+	return message{Role: "assistant", Content: t.Content, ToolCalls: calls}
 }
 
 // callTool runs one tool call through the session and turns its result into the text the model

@@ -13,6 +13,24 @@ import (
 // maxLineBytes bounds one SSE line (one event's JSON). Real chunks are a few hundred bytes.
 const maxLineBytes = 8 << 20
 
+// maxEventBytes bounds one event: the data: lines it accumulates until a blank line. A server
+// that sends data: lines and never a blank line (a hostile or broken endpoint) would otherwise
+// grow the event without limit; the probe in issue 11 reached 2.46 GB.
+const maxEventBytes = 8 << 20
+
+// maxUnframedCheck is the largest pending event of several lines checked for being complete
+// JSON on every data: line. Servers that leave out blank lines send one JSON value per line,
+// which is always checked (once); past this size only a blank line ends a multi-line event, so
+// a stream of short lines costs linear time, not quadratic.
+const maxUnframedCheck = 4 << 10
+
+// eventTooLargeError is an event over maxEventBytes.
+type eventTooLargeError struct{ line int }
+
+func (e *eventTooLargeError) Error() string {
+	return fmt.Sprintf("line %d: one server-sent event's data: lines add up to more than %d MiB without a blank line ending the event", e.line, maxEventBytes>>20)
+}
+
 // errIncomplete marks a stream that ended before the model finished.
 var errIncomplete = errors.New("incomplete answer")
 
@@ -105,6 +123,7 @@ func readSSE(r *bufio.Reader, a *Assembler) (Turn, error) {
 		have      bool
 		lineNo    int
 		eventLine int
+		lines     int // data: lines in the pending event
 		done      bool
 	)
 	dispatch := func() error {
@@ -112,7 +131,7 @@ func readSSE(r *bufio.Reader, a *Assembler) (Turn, error) {
 			return nil
 		}
 		data := bytes.TrimSpace(pending)
-		pending, have = pending[:0], false
+		pending, have, lines = pending[:0], false, 0
 		if string(data) == "[DONE]" {
 			done = true
 			return nil
@@ -147,10 +166,13 @@ func readSSE(r *bufio.Reader, a *Assembler) (Turn, error) {
 			}
 		case bytes.HasPrefix(line, []byte("data:")):
 			v := bytes.TrimPrefix(line[len("data:"):], []byte(" "))
-			if have && json.Valid(bytes.TrimSpace(pending)) {
+			if have && (lines == 1 || len(pending) <= maxUnframedCheck) && json.Valid(bytes.TrimSpace(pending)) {
 				if derr := dispatch(); derr != nil {
 					return Turn{}, derr
 				}
+			}
+			if len(pending)+len(v)+1 > maxEventBytes {
+				return Turn{}, &eventTooLargeError{line: lineNo}
 			}
 			if !have {
 				eventLine = lineNo
@@ -158,6 +180,7 @@ func readSSE(r *bufio.Reader, a *Assembler) (Turn, error) {
 				pending = append(pending, '\n')
 			}
 			pending, have = append(pending, v...), true
+			lines++
 		case len(line) > 0 && line[0] == ':':
 		case len(line) > 0 && isSSEField(line):
 		case len(line) > 0:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -207,11 +208,18 @@ func TestScrubEnv(t *testing.T) {
 		"PATH=/bin", "HOME=/root", "ANTHROPIC_API_KEY=a", "ANTHROPIC_AUTH_TOKEN=b", "OPENAI_API_KEY=c",
 		"GEMINI_API_KEY=d", "GOOGLE_API_KEY=e", "CLAUDE_CODE_OAUTH_TOKEN=f", "CODEX_TOKEN=g", "CODEX_HOME=h",
 		"OPENAI_BASE_URL=http://x", "ANTHROPIC_MODEL=m", "DATABASE_PASSWORD=p", "GEMINI_SESSION_TOKEN=i",
-		"anthropic_api_key=lower", "NOEQUALS",
+		"anthropic_api_key=lower", "NOEQUALS", "GITHUB_TOKEN=t", "GH_TOKEN=t", "AWS_SECRET_ACCESS_KEY=s",
+		"AWS_SESSION_TOKEN=s", "NPM_TOKEN=n", "HF_TOKEN=h", "GITLAB_PAT=p", "MY_CREDENTIALS=c", "APP_SECRET=s",
+		"TOKENIZER=keep", "KEYBOARD=keep",
 	}
-	want := []string{"PATH=/bin", "HOME=/root", "OPENAI_BASE_URL=http://x", "ANTHROPIC_MODEL=m", "DATABASE_PASSWORD=p", "anthropic_api_key=lower", "NOEQUALS"}
+	want := []string{"PATH=/bin", "HOME=/root", "OPENAI_BASE_URL=http://x", "ANTHROPIC_MODEL=m", "NOEQUALS", "TOKENIZER=keep", "KEYBOARD=keep"}
 	got := ScrubEnv(in)
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("got %v\nwant %v", got, want)
+	}
+	// env_passthrough hands a named one on deliberately.
+	got = ScrubEnvKeeping(in, []string{"GITHUB_TOKEN", "OPENAI_API_KEY"})
+	if !slices.Contains(got, "GITHUB_TOKEN=t") || !slices.Contains(got, "OPENAI_API_KEY=c") || slices.Contains(got, "GH_TOKEN=t") {
+		t.Fatalf("keeping GITHUB_TOKEN and OPENAI_API_KEY: %v", got)
 	}
 }

@@ -1,6 +1,11 @@
 package builtins
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/redact"
+)
 
 // scrubbedNames are exact variable names ScrubEnv removes: the model API keys and session tokens
 // of the agent CLIs awf drives. The MCP server inherits the CLI's whole environment, so without
@@ -36,8 +41,9 @@ var scrubbedNames = map[string]bool{
 // provider settings may carry keys under AWF_PROVIDER_*.
 var scrubbedPrefixes = []string{"CODEX_", "AWF_PROVIDER_"}
 
-// scrubbedSuffixes catch the remaining agent credentials by shape, restricted to the vendors
-// above so that unrelated project variables (DATABASE_PASSWORD …) reach Bash untouched.
+// scrubbedSuffixes catch the remaining agent credentials by shape. Every other variable whose
+// name marks it secret (redact.IsSecretName: *_KEY, *_TOKEN, *_SECRET, *PASSWORD*, *_PAT,
+// *CREDENTIALS*, case-insensitive) is dropped too.
 var scrubbedSuffixes = []struct{ prefix, suffix string }{
 	{"ANTHROPIC_", "_KEY"}, {"ANTHROPIC_", "_TOKEN"},
 	{"CLAUDE_", "_KEY"}, {"CLAUDE_", "_TOKEN"},
@@ -46,21 +52,25 @@ var scrubbedSuffixes = []struct{ prefix, suffix string }{
 	{"OPENCODE_", "_KEY"}, {"OPENCODE_", "_TOKEN"},
 }
 
-// ScrubEnv returns env ("NAME=value" entries) without the agent CLIs' own credentials, for the
-// environment of Bash. Removed: the exact names ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN,
-// CLAUDE_CODE_OAUTH_TOKEN, CLAUDE_API_KEY, OPENAI_API_KEY, OPENAI_ACCESS_TOKEN,
-// AZURE_OPENAI_API_KEY, GEMINI_API_KEY, GOOGLE_API_KEY, GOOGLE_GENAI_API_KEY,
-// GOOGLE_APPLICATION_CREDENTIALS, OPENCODE_API_KEY, OPENROUTER_API_KEY, GROQ_API_KEY,
-// MISTRAL_API_KEY, DEEPSEEK_API_KEY, XAI_API_KEY, TOGETHER_API_KEY, FIREWORKS_API_KEY,
-// AWS_BEARER_TOKEN_BEDROCK; every CODEX_* and AWF_PROVIDER_* variable; and any
-// ANTHROPIC_/CLAUDE_/OPENAI_/GEMINI_/OPENCODE_ variable ending in _KEY or _TOKEN. Names are
-// compared case-sensitively, as the environment is. A step that needs one of these in Bash
-// passes it explicitly through Options.Env.
-func ScrubEnv(env []string) []string {
+// ScrubEnv returns env ("NAME=value" entries) without credentials, for the environment of
+// Bash: a model that can run commands must not be able to print a token the user holds (the
+// issue's probe printed GITHUB_TOKEN, GH_TOKEN, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN,
+// NPM_TOKEN and HF_TOKEN). Removed: the agent CLIs' own credentials (the exact names
+// ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, CLAUDE_CODE_OAUTH_TOKEN, CLAUDE_API_KEY,
+// OPENAI_API_KEY, OPENAI_ACCESS_TOKEN, AZURE_OPENAI_API_KEY, GEMINI_API_KEY, GOOGLE_API_KEY,
+// GOOGLE_GENAI_API_KEY, GOOGLE_APPLICATION_CREDENTIALS, OPENCODE_API_KEY, OPENROUTER_API_KEY,
+// GROQ_API_KEY, MISTRAL_API_KEY, DEEPSEEK_API_KEY, XAI_API_KEY, TOGETHER_API_KEY,
+// FIREWORKS_API_KEY, AWS_BEARER_TOKEN_BEDROCK; every CODEX_* and AWF_PROVIDER_* variable), and
+// every variable whose name marks it secret (redact.IsSecretName). A step hands one on
+// deliberately with `mcp_proxy.env_passthrough`, which is ScrubEnvKeeping's keep list.
+func ScrubEnv(env []string) []string { return ScrubEnvKeeping(env, nil) }
+
+// ScrubEnvKeeping is ScrubEnv that keeps the variables named in keep whatever their names.
+func ScrubEnvKeeping(env, keep []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if !isCredential(name) {
+		if slices.Contains(keep, name) || !isCredential(name) {
 			out = append(out, kv)
 		}
 	}
@@ -68,7 +78,7 @@ func ScrubEnv(env []string) []string {
 }
 
 func isCredential(name string) bool {
-	if scrubbedNames[name] {
+	if scrubbedNames[name] || redact.IsSecretName(name) {
 		return true
 	}
 	for _, p := range scrubbedPrefixes {

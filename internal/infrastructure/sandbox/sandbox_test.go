@@ -195,4 +195,3 @@ func TestNetworkOff(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-

@@ -26,6 +26,7 @@ type call struct {
 	errText string
 	stack   []byte // set when a panic was recovered
 	start   time.Time
+	sandbox *tool.Confinement // how the provider confined the call, when it says
 }
 
 // callOptions is how one call is judged: by which policy, with what declared, and which tools
@@ -127,7 +128,7 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 		return c.fail(activity.OutcomeError, cancelledMessage(c.name, err))
 	}
 
-	res, err := e.provider.CallTool(ctx, name, dispatchArgs)
+	res, err := e.provider.CallTool(tool.WithVariant(ctx, c.intent.Variant), name, dispatchArgs)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return c.fail(activity.OutcomeError, cancelledMessage(c.name, cerr))
@@ -137,6 +138,7 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 	if res.Content == nil {
 		res.Content = []tool.Content{} // MCP wants an array, never null
 	}
+	c.sandbox = res.Confinement
 	if res.IsError {
 		c.outcome = activity.OutcomeError
 		c.errText = res.JoinedText()

@@ -33,6 +33,8 @@ type Record struct {
 	Error      string
 	Intent     tool.Intent
 	TraceID    string
+	// Sandbox is how the call was confined (Bash only); nil for other tools.
+	Sandbox *tool.Confinement
 }
 
 // Filter selects records for `awf activity list`. Empty fields match everything.

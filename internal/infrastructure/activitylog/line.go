@@ -25,6 +25,16 @@ type Line struct {
 	Error      string         `json:"error,omitempty"`
 	Intent     LineIntent     `json:"intent"`
 	TraceID    string         `json:"trace_id,omitempty"`
+	Sandbox    *LineSandbox   `json:"sandbox,omitempty"`
+}
+
+// LineSandbox is the wire form of how a call was confined (Bash only).
+type LineSandbox struct {
+	Enforced    bool   `json:"enforced"`
+	LandlockABI int    `json:"landlock_abi"`
+	Policy      string `json:"policy,omitempty"`
+	Network     bool   `json:"network"`
+	Reason      string `json:"reason,omitempty"`
 }
 
 // LineIntent is the wire form of a record's intent.
@@ -39,7 +49,7 @@ type LineIntent struct {
 
 // LineOf returns the wire form of r.
 func LineOf(r activity.Record) Line {
-	return Line{
+	l := Line{
 		ID: r.ID, Time: r.Time, RunID: r.RunID, Step: r.Step, Tool: r.Tool, Source: string(r.Source),
 		Arguments: r.Arguments, DurationMS: r.DurationMS, Outcome: string(r.Outcome), Error: r.Error,
 		Intent: LineIntent{
@@ -49,6 +59,10 @@ func LineOf(r activity.Record) Line {
 		},
 		TraceID: r.TraceID,
 	}
+	if sb := r.Sandbox; sb != nil {
+		l.Sandbox = &LineSandbox{Enforced: sb.Enforced, LandlockABI: sb.ABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
+	}
+	return l
 }
 
 // LinesOf returns the wire forms of recs, never nil: an empty list prints as [].
@@ -62,7 +76,7 @@ func LinesOf(recs []activity.Record) []Line {
 
 // Record returns the record l stands for.
 func (l Line) Record() activity.Record {
-	return activity.Record{
+	r := activity.Record{
 		ID: l.ID, Time: l.Time, RunID: l.RunID, Step: l.Step, Tool: l.Tool, Source: tool.Source(l.Source),
 		Arguments: l.Arguments, DurationMS: l.DurationMS, Outcome: activity.Outcome(l.Outcome), Error: l.Error,
 		Intent: tool.Intent{
@@ -72,6 +86,10 @@ func (l Line) Record() activity.Record {
 		},
 		TraceID: l.TraceID,
 	}
+	if sb := l.Sandbox; sb != nil {
+		r.Sandbox = &tool.Confinement{Enforced: sb.Enforced, ABI: sb.LandlockABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
+	}
+	return r
 }
 
 // Encode returns r as one line of the activity file, newline included.

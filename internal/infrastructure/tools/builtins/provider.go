@@ -36,6 +36,8 @@ type Options struct {
 	// Protected lists further absolute paths Write and Edit refuse (plugin commands, private
 	// files of the run); .awf/, .git/hooks/ and .git/config below the root always are.
 	Protected []string
+	// Sandbox confines Bash with the kernel (issue 12); nil runs Bash unconfined.
+	Sandbox *SandboxOptions
 	// MaxOutputBytes caps the text of any single result; 0 means DefaultMaxOutputBytes.
 	MaxOutputBytes int
 }
@@ -45,6 +47,7 @@ type Options struct {
 type Provider struct {
 	root      confiner
 	protected []string
+	sbx       *bashSandbox
 	env       []string
 	maxOut    int
 	defs      []tool.Definition
@@ -86,6 +89,10 @@ func New(opts Options) (*Provider, error) {
 	if env == nil {
 		env = ScrubEnv(os.Environ())
 	}
+	sbx, err := newBashSandbox(opts.Sandbox, real, opts.Protected)
+	if err != nil {
+		return nil, err
+	}
 	fsys, err := os.OpenRoot(real)
 	if err != nil {
 		return nil, fault.Wrap(err, fault.UserBuiltinsBadRoot, "root %q cannot be opened", abs)
@@ -94,9 +101,10 @@ func New(opts Options) (*Provider, error) {
 	return &Provider{
 		root:      confiner{root: real, fs: fsys},
 		protected: resolveAll(opts.Protected),
+		sbx:       sbx,
 		env:       append([]string(nil), env...),
 		maxOut:    maxOut,
-		defs:      definitions(),
+		defs:      withSandbox(definitions(), sbx),
 		stop:      stop,
 		cancel:    cancel,
 	}, nil

@@ -117,7 +117,7 @@ func TestWritePolicy(t *testing.T) {
 	w := newWorld(t)
 	w.mustWork(t, PolicyWrite, "echo x > new.txt && mkdir -p d/e && mv new.txt d/e/ && rm -r d && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm second")
 	for _, s := range []string{
-		`touch "$HOME/x"`, `rm "$HOME/precious"`, "touch " + w.outside + "/x", "touch /tmp/awf-sandbox-test-x",
+		`touch "$HOME/x"`, `rm "$HOME/precious"`, "touch " + w.outside + "/x", "touch /tmp/awf-sandbox-test-$$-$RANDOM",
 		"touch .awf/x", "rm -r .awf", "echo x > .git/hooks/pre-commit", "echo '[core] fsmonitor = evil' >> .git/config",
 		"git config core.fsmonitor evil",
 	} {

@@ -114,6 +114,7 @@ type MCPProxy struct {
 	InterceptBuiltins bool // default true
 	PluginTools       []PluginTools
 	Intent            IntentSettings
+	Sandbox           SandboxSettings // issue 12; DefaultSandbox when not written
 	// Pos is where the `mcp_proxy` key is; KeyPos and ValuePos are keyed by paths relative to
 	// the block ("enable", "intent.allow[1]", "plugin_tools[0].expose[2]").
 	Pos      fault.Position

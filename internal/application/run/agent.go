@@ -40,6 +40,9 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
+	if err := templatedRootOutside(st, spec.Dir, dir, x.paths.root); err != nil {
+		return Outcome{Status: StepFailure, ExitCode: -1, Error: err.Error()}, nil
+	}
 	req := ports.AgentRequest{
 		RunID: x.runID, Step: st.Name, Provider: spec.Provider, Prompt: prompt,
 		Options: spec.Options, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy,

@@ -5,7 +5,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -37,9 +36,7 @@ func Main(args []string) int {
 			env = append(env, kv)
 		}
 	}
-	err = syscall.Exec(args[0], args, env)
-	fmt.Fprintf(os.Stderr, "awf sandbox: cannot run %s: %v\n", args[0], err)
-	return 127
+	return runAsInit(args, env)
 }
 
 // apply confines the helper: mounts first (they need the namespace's capabilities), then the

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
@@ -119,5 +120,17 @@ func TestBashSandboxOffAndRequired(t *testing.T) {
 	res = call(t, q, "Bash", map[string]any{"command": "echo unconfined"})
 	if res.IsError || res.Confinement == nil || res.Confinement.Enforced {
 		t.Fatalf("auto without sandbox: %+v", res)
+	}
+}
+
+// TestBashSandboxTimeoutIsPrompt: the shell is not the PID namespace's init, so SIGTERM ends it
+// at once instead of after the SIGKILL grace period; nothing it started survives.
+func TestBashSandboxTimeoutIsPrompt(t *testing.T) {
+	p, _ := sandboxedProvider(t, nil, sandbox.DefaultSettings())
+	start := time.Now()
+	res := call(t, p, "Bash", map[string]any{"command": "sleep 30 & sleep 30", "timeout": 300})
+	wantErr(t, res, "timed out after 300 ms")
+	if d := time.Since(start); d > bashGrace {
+		t.Fatalf("a sandboxed timeout took %v (the grace period is %v)", d, bashGrace)
 	}
 }

@@ -45,6 +45,9 @@ func apply(p Policy) error {
 	if err := unix.Mount("none", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("cannot make the mount namespace private: %v", err)
 	}
+	if err := readOnlyOutside(p.writablePaths()); err != nil {
+		return err
+	}
 	for _, path := range p.Protected {
 		if err := bindReadOnly(path); err != nil {
 			return err

@@ -81,3 +81,14 @@ func decodePolicy(s string) (Policy, error) {
 	}
 	return p, nil
 }
+
+// writablePaths are the paths a call under p may write: its temp directory, and under write and
+// destructive the root and the extra writable paths.
+func (p Policy) writablePaths() []string {
+	out := []string{p.TmpDir}
+	if p.Policy != PolicyRead {
+		out = append(out, p.Root)
+		out = append(out, p.Writable...)
+	}
+	return out
+}

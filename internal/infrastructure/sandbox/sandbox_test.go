@@ -103,6 +103,8 @@ func TestReadPolicy(t *testing.T) {
 			w.mustFail(t, PolicyRead, strings.ReplaceAll(s, "%s", dir))
 		}
 	}
+	w.mustFail(t, PolicyRead, "chmod 600 a.txt")
+	w.mustFail(t, PolicyRead, "touch -d 2000-01-01 a.txt")
 	if b, _ := os.ReadFile(filepath.Join(w.root, "a.txt")); string(b) != "hello\nworld\n" {
 		t.Fatalf("a.txt changed: %q", b)
 	}
@@ -115,11 +117,15 @@ func TestReadPolicy(t *testing.T) {
 
 func TestWritePolicy(t *testing.T) {
 	w := newWorld(t)
+	w.mustWork(t, PolicyWrite, "chmod 600 a.txt && touch -d 2000-01-01 a.txt && chmod 644 a.txt")
 	w.mustWork(t, PolicyWrite, "echo x > new.txt && mkdir -p d/e && mv new.txt d/e/ && rm -r d && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm second")
 	for _, s := range []string{
 		`touch "$HOME/x"`, `rm "$HOME/precious"`, "touch " + w.outside + "/x", "touch /tmp/awf-sandbox-test-$$-$RANDOM",
 		"touch .awf/x", "rm -r .awf", "echo x > .git/hooks/pre-commit", "echo '[core] fsmonitor = evil' >> .git/config",
 		"git config core.fsmonitor evil",
+		// Landlock alone lets these through on files the user owns; the read-only mounts do not.
+		`chmod 777 "$HOME/precious"`, `touch -d 2000-01-01 "$HOME/precious"`, "chmod 777 " + w.outside + "/precious",
+		"chmod 666 .git/config", "chmod +x .git/hooks",
 	} {
 		w.mustFail(t, PolicyWrite, s)
 	}

@@ -18,20 +18,17 @@ func (e *protectedError) Error() string {
 }
 
 // protectedWhy says why real (an absolute, resolved path inside root) is protected, or "". Any
-// .awf directory and any .git/hooks or .git/config below the root is protected by name, so a
-// nested project or repository is covered too; extra lists further absolute paths (files or
-// whole directories).
-func protectedWhy(root, real string, extra []string) string {
+// .awf directory and any .git/hooks or .git/config on the path is protected by name, so a
+// nested project or repository is covered too, and so is a root that itself lies under .awf/
+// (a templated dir pointing into .awf/runs must not let an agent forge its records); extra
+// lists further absolute paths (files or whole directories).
+func protectedWhy(real string, extra []string) string {
 	for _, x := range extra {
 		if real == x || strings.HasPrefix(real, x+"/") {
 			return "declared by awf: a plugin command or a private file of the run"
 		}
 	}
-	rel, err := filepath.Rel(root, real)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return ""
-	}
-	parts := strings.Split(filepath.ToSlash(rel), "/")
+	parts := strings.Split(filepath.ToSlash(real), "/")
 	for i, part := range parts {
 		switch {
 		case part == ".awf":

@@ -59,9 +59,9 @@ func TestProtectedWhy(t *testing.T) {
 		{"/r/.git/config", true}, {"/r/.git/hooks", true}, {"/r/.git/hooks/a", true},
 		{"/r/.git/configx", false}, {"/r/.git/HEAD", false}, {"/r/config", false}, {"/r/hooks/x", false},
 		{"/r/.git", false}, {"/r/bin/plug", true}, {"/r/bin/plug/x", true}, {"/r/bin/plugx", false},
-		{"/other/.awf", false},
+		{"/p/.awf/runs/r1/activity.jsonl", true}, {"/home/u/.awfx/a", false},
 	} {
-		if got := protectedWhy("/r", tc.real, []string{"/r/bin/plug"}) != ""; got != tc.want {
+		if got := protectedWhy(tc.real, []string{"/r/bin/plug"}) != ""; got != tc.want {
 			t.Errorf("%s: protected=%v, want %v", tc.real, got, tc.want)
 		}
 	}

@@ -37,7 +37,7 @@ func (p *Provider) writeDir(path string, mkdir bool) (*os.Root, string, error) {
 		d.Close()
 		return nil, "", &outsideError{path: path, root: c.root}
 	}
-	if why := protectedWhy(c.root, filepath.Join(realDir, base), p.protected); why != "" {
+	if why := protectedWhy(filepath.Join(realDir, base), p.protected); why != "" {
 		d.Close()
 		return nil, "", &protectedError{path: path, why: why}
 	}

@@ -12,13 +12,8 @@ import (
 	"testing"
 )
 
-// TestMain makes the test binary its own helper, as cmd/awf does for awf.
-func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == HelperArg {
-		os.Exit(Main(os.Args[2:]))
-	}
-	os.Exit(m.Run())
-}
+// The test binary is its own helper: early.go's init runs it when started as one, which these
+// tests therefore also prove (there is no TestMain doing it for them).
 
 // world is a temp project: root with .awf/, .git/{config,hooks}, a temp HOME and TMPDIR.
 type world struct {

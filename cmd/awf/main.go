@@ -12,9 +12,14 @@ import (
 	"syscall"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		// The Bash sandbox helper (issue 12): checked before any CLI set-up, which it must not pay.
+		os.Exit(sandbox.Main(os.Args[2:]))
+	}
 	os.Exit(execute(os.Args[1:]))
 }
 

@@ -81,6 +81,7 @@ func TestQuickstartActivity(t *testing.T) {
 	type record struct {
 		Tool, Source, Outcome, Step, RunID string
 		Intent                             struct{ Variant, Decision string }
+		Sandbox                            *struct{ Enforced bool }
 	}
 	var recs []record
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
@@ -99,13 +100,20 @@ func TestQuickstartActivity(t *testing.T) {
 	if len(recs) != len(want) {
 		t.Fatalf("%d records, want %d:\n%s", len(recs), len(want), b)
 	}
+	bashSummary := "Bash×1 destructive refused"
+	if len(recs) > 2 && recs[2].Sandbox != nil && recs[2].Sandbox.Enforced {
+		// Where the kernel can sandbox Bash (issue 12), a step allowing [read, write] is offered
+		// Bash confined to the write policy: the demo's rm -rf outside the root runs and removes
+		// nothing (the path does not exist, and the sandbox would deny it if it did).
+		want[2].Outcome, variants[2], bashSummary = "success", "write", "Bash×1 write"
+	}
 	for i, w := range want {
 		r := recs[i]
 		if r.Tool != w.Tool || r.Source != w.Source || r.Outcome != w.Outcome || r.Intent.Variant != variants[i] {
 			t.Errorf("record %d = %+v, want %+v variant %s", i, r, w, variants[i])
 		}
 	}
-	if !strings.Contains(summary.Steps[0].Tools, "Bash×1 destructive refused") {
+	if !strings.Contains(summary.Steps[0].Tools, bashSummary) {
 		t.Errorf("step summary %q", summary.Steps[0].Tools)
 	}
 }

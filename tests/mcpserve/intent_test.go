@@ -85,7 +85,9 @@ func TestSplitModeOverMCP(t *testing.T) {
 }
 
 func TestAllowListHidesAndRefuses(t *testing.T) {
-	s := start(t, map[string]any{"intent": map[string]any{"allow": []string{"read"}}})
+	// Without the sandbox Bash is destructive and hidden under allow [read] (sandbox_test.go
+	// covers the sandboxed, read-only Bash such a step gets by default).
+	s := start(t, map[string]any{"intent": map[string]any{"allow": []string{"read"}}, "sandbox": map[string]any{"mode": "off"}})
 	if got := strings.Join(listNames(t, s), ","); got != "Glob,Grep,Read" {
 		t.Fatalf("allow [read] lists %s", got)
 	}

@@ -42,7 +42,8 @@ type rawServer struct {
 
 func startRaw(t *testing.T) *rawServer {
 	t.Helper()
-	cmd := exec.Command(awfBin, "mcp-serve", "--config", writeConfig(t, map[string]any{"root_dir": t.TempDir()}))
+	// The sandbox is off: these tests watch Bash's processes from outside, by host pid.
+	cmd := exec.Command(awfBin, "mcp-serve", "--config", writeConfig(t, map[string]any{"root_dir": t.TempDir(), "sandbox": map[string]any{"mode": "off"}}))
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	cmd.Stderr = os.Stderr

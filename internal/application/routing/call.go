@@ -30,6 +30,7 @@ type call struct {
 	errText     string
 	stack       []byte // set when a panic was recovered
 	start       time.Time
+	sandbox     *tool.Confinement // how the provider confined the call, when it says
 }
 
 // callOptions is how one call is judged: by which policy, with what declared, and which tools
@@ -139,7 +140,7 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 		return c.fail(activity.OutcomeError, fault.ExecutionToolCancelled, cancelledMessage(c.name, err))
 	}
 
-	res, err := e.provider.CallTool(ctx, name, dispatchArgs)
+	res, err := e.provider.CallTool(tool.WithVariant(ctx, c.intent.Variant), name, dispatchArgs)
 	if err != nil {
 		if cerr := ctx.Err(); cerr != nil {
 			return c.fail(activity.OutcomeError, fault.ExecutionToolCancelled, cancelledMessage(c.name, cerr))
@@ -153,6 +154,7 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 	if res.Content == nil {
 		res.Content = []tool.Content{} // MCP wants an array, never null
 	}
+	c.sandbox = res.Confinement
 	if res.IsError {
 		c.outcome = activity.OutcomeError
 		c.code = fault.ExecutionToolFailed

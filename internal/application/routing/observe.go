@@ -43,6 +43,10 @@ func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
 			attrs = append(attrs, attribute.String("awf.tool.variant", string(c.toolVariant)))
 		}
 		attrs = appendIntentAttributes(attrs, c.intent, c.code)
+		if sb := c.sandbox; sb != nil {
+			attrs = append(attrs, attribute.Bool("awf.sandbox.enforced", sb.Enforced), attribute.Int("awf.sandbox.landlock_abi", sb.ABI),
+				attribute.String("awf.sandbox.policy", sb.Policy), attribute.Bool("awf.sandbox.network", sb.Network))
+		}
 		span.SetAttributes(attrs...)
 		if c.outcome != activity.OutcomeSuccess {
 			span.SetAttributes(attribute.String("error", errText))
@@ -132,6 +136,9 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 	if traceID != "" {
 		fields = append(fields, zap.String("trace_id", traceID))
 	}
+	if sb := c.sandbox; sb != nil {
+		fields = append(fields, zap.Bool("sandbox_enforced", sb.Enforced), zap.String("sandbox_policy", sb.Policy), zap.Bool("sandbox_network", sb.Network))
+	}
 	switch {
 	case c.stack != nil:
 		r.opts.Logger.Error("tool call panicked (awf bug)", append(fields, zap.ByteString("stack", c.stack))...)
@@ -163,6 +170,7 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		Intent:      c.intent,
 		ToolVariant: c.toolVariant,
 		TraceID:     traceID,
+		Sandbox:     c.sandbox,
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
 	defer cancel()

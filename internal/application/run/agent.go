@@ -40,6 +40,9 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
+	if err := templatedRootOutside(st, spec.Dir, dir, x.paths.root); err != nil {
+		return Outcome{Status: StepFailure, ExitCode: -1, Error: err.Error()}, nil
+	}
 	if spec.Mode == workflow.ModeConversation || spec.Conversation != nil {
 		return Outcome{}, Stop(fault.New(fault.UserWorkflowUnsupported, "state %q: %s", st.Name, workflow.ConversationUnsupported))
 	}

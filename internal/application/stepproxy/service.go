@@ -190,10 +190,12 @@ func (s *Service) summary(ctx context.Context, step string) string {
 		return ""
 	}
 	counts := map[string]int{}
+	var confined confinedCalls
 	for _, r := range recs {
 		if r.Step != step {
 			continue
 		}
+		confined.add(r)
 		key := r.Tool + " " + string(r.Effective()) // the honest variant: a write declared read counts as write
 		if r.Outcome != activity.OutcomeSuccess {
 			key += " " + string(r.Outcome)
@@ -213,7 +215,7 @@ func (s *Service) summary(ctx context.Context, step string) string {
 		name, rest, _ := strings.Cut(k, " ")
 		parts = append(parts, fmt.Sprintf("%s×%d %s", name, counts[k], strings.TrimSpace(rest)))
 	}
-	return "tool calls: " + strings.Join(parts, ", ")
+	return "tool calls: " + strings.Join(parts, ", ") + confined.String()
 }
 
 func safe(name string) string {

@@ -26,9 +26,13 @@ func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
 		PluginsFile:  s.PluginsFile,
 		OTelEnv:      s.otelEnv(),
 		Traceparent:  traceparent(ctx),
+		Sandbox:      toolset.DefaultSandbox(),
 	}
 	if p := st.Proxy; p != nil {
 		spec.Builtins = p.InterceptBuiltins
+		if p.Sandbox.Mode != "" {
+			spec.Sandbox = toolset.Sandbox{Mode: p.Sandbox.Mode, Network: p.Sandbox.Network, Writable: slices.Clone(p.Sandbox.Writable)}
+		}
 		spec.Intent = toolset.Intent{
 			Split:              p.Intent.Split,
 			Allow:              slices.Clone(p.Intent.Allow), // nil (all) and empty (none) kept apart

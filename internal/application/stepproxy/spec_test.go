@@ -83,6 +83,7 @@ func TestSpecFromTheStepsProxyBlock(t *testing.T) {
 		PluginTools:  []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get"}}},
 		Intent:       toolset.Intent{Split: true, Allow: []tool.Variant{tool.VariantRead}, Strict: false, RequireDeclaration: true},
 		ActivityFile: "/x/activity.jsonl", LogFile: "/x/run.log", RunID: "r1", Step: "review", PluginsFile: "/p/plugins.yaml",
+		Sandbox: toolset.DefaultSandbox(),
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("spec\n%+v\nwant\n%+v", got, want)

@@ -64,7 +64,7 @@ func TestCallWithoutAStep(t *testing.T) {
 	}
 	want := toolset.Spec{Root: "/proj", Builtins: true, Intent: toolset.DefaultIntent(), RunID: "cli",
 		ActivityFile: "/proj/.awf/runs/cli/activity.jsonl", PluginsFile: "/proj/.awf/plugins.yaml",
-		OTelEnv: map[string]string{"OTEL_SERVICE_NAME": "x"}}
+		OTelEnv: map[string]string{"OTEL_SERVICE_NAME": "x"}, Sandbox: toolset.DefaultSandbox()}
 	if len(fx.specs) != 1 || !reflect.DeepEqual(fx.specs[0], want) || fx.v.target != "" {
 		t.Fatalf("spec %+v (validated %q)", fx.specs, fx.v.target)
 	}

@@ -96,7 +96,7 @@ func TestRunAnAgentStepWithItsProxy(t *testing.T) {
 		PluginTools: []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get"}}},
 		Intent:      toolset.Intent{Allow: []tool.Variant{tool.VariantRead}, Strict: true}, ActivityFile: "/proj/.awf/runs/r1/activity.jsonl", LogFile: "/proj/.awf/runs/r1/run.log",
 		ReadyFile: "/awf-run-r1-1/step-ask-1/ready.json", RunID: "r1", Step: "ask", PluginsFile: "/proj/.awf/plugins.yaml",
-		HideEnv: []string{"MY_KEY"}, OTelEnv: map[string]string{"OTEL_SERVICE_NAME": "x"}}
+		HideEnv: []string{"MY_KEY"}, OTelEnv: map[string]string{"OTEL_SERVICE_NAME": "x"}, Sandbox: toolset.DefaultSandbox()}
 	if len(fx.specs) != 1 {
 		t.Fatalf("specs %+v", fx.specs)
 	}

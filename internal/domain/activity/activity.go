@@ -41,6 +41,8 @@ type Record struct {
 	Intent      tool.Intent
 	ToolVariant tool.Variant
 	TraceID     string
+	// Sandbox is how the call was confined (Bash only); nil for other tools.
+	Sandbox *tool.Confinement
 }
 
 // Effective is the variant a record is filed under: the stronger of the declared one and the

@@ -244,4 +244,18 @@ const (
 	UserToolNotFound = "USER.TOOL.NOT_FOUND"
 	// UserToolInvalidArgs: a tool call's arguments are not a JSON object or fail the tool's schema.
 	UserToolInvalidArgs = "USER.TOOL.INVALID_ARGS"
+	// Issue 12: kernel-enforced confinement.
+	// UserBuiltinsProtectedPath: Write or Edit aimed at a path awf protects (.awf/, .git/hooks/,
+	// .git/config, a plugin command, a private file of awf).
+	UserBuiltinsProtectedPath = "USER.BUILTINS.PROTECTED_PATH"
+	// UserSandboxUnavailable: sandbox mode required on a kernel that cannot enforce it.
+	UserSandboxUnavailable = "USER.SANDBOX.UNAVAILABLE"
+	// UserSandboxInvalid: a bad sandbox: block (unknown key, bad mode, writable path missing).
+	UserSandboxInvalid = "USER.SANDBOX.INVALID"
+	// UserSandboxDenied: the sandbox refused a Bash call's write, network use or start.
+	UserSandboxDenied = "USER.SANDBOX.DENIED"
+	// UserAgentRootOutside: an agent step's templated dir resolves outside the project root.
+	UserAgentRootOutside = "USER.AGENT.ROOT_OUTSIDE_PROJECT"
+	// UserPluginsEnvUnset: a plugins.yaml env: value references a variable that is not set.
+	UserPluginsEnvUnset = "USER.PLUGINS.ENV_UNSET"
 )

@@ -77,6 +77,8 @@ type Content struct {
 type Result struct {
 	Content []Content `json:"content"`
 	IsError bool      `json:"isError,omitempty"`
+	// Confinement is set by a tool that ran sandboxed (Bash); it is recorded, never sent.
+	Confinement *Confinement `json:"-"`
 }
 
 // Text returns a successful result holding one text block.

@@ -42,6 +42,9 @@ type Spec struct {
 	// OTelEnv carries the run's OTEL_* variables: some CLIs (codex) give their MCP servers only
 	// HOME, LANG, PATH and TERM, and tool-call spans must still reach the run's collector.
 	OTelEnv map[string]string
+	// Sandbox is how the kernel confines Bash (issue 12); the zero value means the defaults
+	// (mode auto, network on).
+	Sandbox Sandbox
 	// Traceparent (W3C) makes the tool-call spans children of the step's span across the
 	// process boundary.
 	Traceparent string
@@ -76,3 +79,13 @@ type Ready struct {
 	PID   int
 	Tools []string
 }
+
+// Sandbox is a step's mcp_proxy.sandbox block as the proxy receives it.
+type Sandbox struct {
+	Mode     string // auto (also when empty), required or off
+	Network  bool
+	Writable []string // absolute, or relative to Root
+}
+
+// DefaultSandbox is the sandbox of a step that says nothing.
+func DefaultSandbox() Sandbox { return Sandbox{Mode: "auto", Network: true} }

@@ -132,6 +132,7 @@ type MCPProxy struct {
 	// EnvPassthrough names variables the step's Bash gets although their names mark them
 	// secret (`env_passthrough: [GITHUB_TOKEN]`); their values are still masked in records.
 	EnvPassthrough []string
+	Sandbox        SandboxSettings // issue 12; DefaultSandbox when not written
 	// Pos is where the `mcp_proxy` key is; KeyPos and ValuePos are keyed by paths relative to
 	// the block ("enable", "intent.allow[1]", "plugin_tools[0].expose[2]").
 	Pos      fault.Position

@@ -29,8 +29,18 @@ type Line struct {
 	Intent LineIntent `json:"intent"`
 	// ToolVariant is the tool's own variant in the seed's form (call_tool_read, call_tool_write,
 	// call_tool_destructive); absent in older lines, which then read as their declared variant.
-	ToolVariant string `json:"tool_variant,omitempty"`
-	TraceID     string `json:"trace_id,omitempty"`
+	ToolVariant string       `json:"tool_variant,omitempty"`
+	TraceID     string       `json:"trace_id,omitempty"`
+	Sandbox     *LineSandbox `json:"sandbox,omitempty"`
+}
+
+// LineSandbox is the wire form of how a call was confined (Bash only).
+type LineSandbox struct {
+	Enforced    bool   `json:"enforced"`
+	LandlockABI int    `json:"landlock_abi"`
+	Policy      string `json:"policy,omitempty"`
+	Network     bool   `json:"network"`
+	Reason      string `json:"reason,omitempty"`
 }
 
 // LineIntent is the wire form of a record's intent.
@@ -45,7 +55,7 @@ type LineIntent struct {
 
 // LineOf returns the wire form of r.
 func LineOf(r activity.Record) Line {
-	return Line{
+	l := Line{
 		ID: r.ID, Time: r.Time, RunID: r.RunID, Step: r.Step, Tool: r.Tool, Source: string(r.Source),
 		Arguments: r.Arguments, DurationMS: r.DurationMS, Outcome: string(r.Outcome), Error: r.Error, Code: r.Code,
 		ToolVariant: toolVariantWire(r.ToolVariant),
@@ -56,6 +66,10 @@ func LineOf(r activity.Record) Line {
 		},
 		TraceID: r.TraceID,
 	}
+	if sb := r.Sandbox; sb != nil {
+		l.Sandbox = &LineSandbox{Enforced: sb.Enforced, LandlockABI: sb.ABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
+	}
+	return l
 }
 
 // toolVariantWire writes a variant as the seed's tool name for it; empty stays empty.
@@ -82,7 +96,7 @@ func LinesOf(recs []activity.Record) []Line {
 
 // Record returns the record l stands for.
 func (l Line) Record() activity.Record {
-	return activity.Record{
+	r := activity.Record{
 		ID: l.ID, Time: l.Time, RunID: l.RunID, Step: l.Step, Tool: l.Tool, Source: tool.Source(l.Source),
 		Arguments: l.Arguments, DurationMS: l.DurationMS, Outcome: activity.Outcome(l.Outcome), Error: l.Error, Code: l.Code,
 		ToolVariant: toolVariantOf(l.ToolVariant),
@@ -93,6 +107,10 @@ func (l Line) Record() activity.Record {
 		},
 		TraceID: l.TraceID,
 	}
+	if sb := l.Sandbox; sb != nil {
+		r.Sandbox = &tool.Confinement{Enforced: sb.Enforced, ABI: sb.LandlockABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
+	}
+	return r
 }
 
 // Encode returns r as one line of the activity file, newline included.

@@ -36,6 +36,15 @@ type fileConfig struct {
 	EnvPassthrough    []string          `json:"env_passthrough,omitempty"`
 	OTelEnv           map[string]string `json:"otel_env,omitempty"`
 	PluginsFile       string            `json:"plugins_file,omitempty"`
+	Sandbox           *fileSandbox      `json:"sandbox,omitempty"`
+}
+
+// fileSandbox is the step's mcp_proxy.sandbox block; a missing block or key means the default
+// (mode auto, network on, nothing extra writable).
+type fileSandbox struct {
+	Mode     string   `json:"mode,omitempty"`
+	Network  *bool    `json:"network,omitempty"`
+	Writable []string `json:"writable"`
 }
 
 type filePluginTools struct {
@@ -66,6 +75,10 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 	}
 	for _, p := range spec.PluginTools {
 		c.PluginTools = append(c.PluginTools, filePluginTools{Plugin: p.Plugin, Expose: p.Expose})
+	}
+	if sb := spec.Sandbox; sb.Mode != "" { // the zero value means the defaults: nothing to write
+		network := sb.Network
+		c.Sandbox = &fileSandbox{Mode: sb.Mode, Network: &network, Writable: append([]string{}, sb.Writable...)}
 	}
 	return json.MarshalIndent(c, "", "  ")
 }
@@ -110,6 +123,16 @@ func (c fileConfig) spec() toolset.Spec {
 	for _, p := range c.PluginTools {
 		s.PluginTools = append(s.PluginTools, toolset.PluginTools{Plugin: p.Plugin, Expose: p.Expose})
 	}
+	if sb := c.Sandbox; sb != nil {
+		s.Sandbox = toolset.DefaultSandbox()
+		if sb.Mode != "" {
+			s.Sandbox.Mode = sb.Mode
+		}
+		if sb.Network != nil {
+			s.Sandbox.Network = *sb.Network
+		}
+		s.Sandbox.Writable = sb.Writable
+	}
 	return s
 }
 
@@ -134,6 +157,13 @@ func (c fileConfig) validate() error {
 			if !v.Valid() {
 				problems = append(problems, fmt.Sprintf("intent.allow has %q: must be read, write or destructive", v))
 			}
+		}
+	}
+	if sb := c.Sandbox; sb != nil {
+		switch sb.Mode {
+		case "", "auto", "required", "off":
+		default:
+			problems = append(problems, fmt.Sprintf("sandbox.mode %q must be auto, required or off", sb.Mode))
 		}
 	}
 	if !c.builtins() && len(c.PluginTools) == 0 {

@@ -30,6 +30,9 @@ func TestDecode(t *testing.T) {
 		{"empty plugin", `{"plugin_tools":[{"plugin":"","expose":["y"]}]}`, "plugin_tools[0].plugin is empty"},
 		{"trailing data", `{} {}`, "data after"},
 		{"not json", `root_dir: /tmp`, "not valid"},
+		{"sandbox", `{"sandbox":{"mode":"required","network":false,"writable":["../cache"]}}`, ""},
+		{"sandbox bad mode", `{"sandbox":{"mode":"strict"}}`, `sandbox.mode "strict"`},
+		{"sandbox unknown key", `{"sandbox":{"net":false}}`, `unknown field "net"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,6 +47,23 @@ func TestDecode(t *testing.T) {
 				t.Fatalf("error %v, want it to contain %q", err, tc.wantErr)
 			}
 		})
+	}
+}
+
+func TestSandboxRoundTrips(t *testing.T) {
+	spec := toolset.Spec{Builtins: true, Intent: toolset.DefaultIntent(), Sandbox: toolset.Sandbox{Mode: "required", Network: false, Writable: []string{"../cache"}}}
+	b, err := Encode(spec)
+	if err != nil || !strings.Contains(string(b), `"sandbox": {`) || !strings.Contains(string(b), `"network": false`) {
+		t.Fatalf("Encode: %s %v", b, err)
+	}
+	got, err := Decode(strings.NewReader(string(b)))
+	if err != nil || !reflect.DeepEqual(got.Sandbox, spec.Sandbox) {
+		t.Fatalf("round trip: %+v %v", got.Sandbox, err)
+	}
+	// A block without network keeps the network on.
+	got, _ = Decode(strings.NewReader(`{"sandbox":{"mode":"auto"}}`))
+	if !got.Sandbox.Network || got.Sandbox.Mode != "auto" {
+		t.Fatalf("defaults inside the block: %+v", got.Sandbox)
 	}
 }
 

@@ -66,9 +66,15 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 		if env == nil {
 			env = hideEnv(builtins.ScrubEnvKeeping(os.Environ(), cfg.EnvPassthrough), cfg.HideEnv, cfg.EnvPassthrough)
 		}
-		b, err := builtins.New(builtins.Options{Root: root, Env: env})
+		b, err := builtins.New(builtins.Options{Root: root, Env: env, Sandbox: sandboxOptions(cfg), Protected: protectedFiles(cfg)})
 		if err != nil {
+			if fault.CodeOf(err) == fault.UserSandboxUnavailable {
+				return nil, err
+			}
 			return nil, fault.Wrap(err, fault.UserMCPServeConfig, "cannot serve the built-in tools for root %s", root)
+		}
+		if w := b.SandboxWarning(); w != "" {
+			deps.Logger.Warn(w, zap.String("step", cfg.Step))
 		}
 		providers = append([]ports.ToolProvider{b}, providers...)
 	}

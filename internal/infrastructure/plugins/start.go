@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +23,10 @@ import (
 // Close (h.done) and ctx abort it at once, killing what was started.
 func (i *instance) start(parent context.Context) (*conn, error) {
 	path, err := resolveCommand(i.h.opts.Root, i.h.manifestFile(), i.spec)
+	if err != nil {
+		return nil, err
+	}
+	env, err := pluginEnv(i.spec, i.h.manifestFile(), os.Environ())
 	if err != nil {
 		return nil, err
 	}
@@ -54,8 +59,8 @@ func (i *instance) start(parent context.Context) (*conn, error) {
 		RunnerFunc: func(l hclog.Logger, proto *exec.Cmd, _ string) (runner.Runner, error) {
 			cmd := exec.Command(path, i.spec.Args...)
 			cmd.Dir = i.h.opts.Root
-			// awf's environment, then plugins.yaml's, then go-plugin's handshake variables.
-			cmd.Env = append(append(os.Environ(), i.spec.Env...), proto.Env...)
+			// A scrubbed base, then plugins.yaml's env, then go-plugin's handshake variables.
+			cmd.Env = append(slices.Clip(env), proto.Env...)
 			r, err := newProcRunner(l, cmd)
 			if err != nil {
 				return nil, err

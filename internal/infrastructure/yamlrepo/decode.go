@@ -198,6 +198,9 @@ func (l *loader) state(e entry) (*workflow.State, posMaps, *workflow.State) {
 		}
 	}
 	s.Spec = specs.result()
+	if a, ok := s.Spec.(*workflow.AgentSpec); ok {
+		l.checkWritable(a)
+	}
 	if t, ok := s.Spec.(*workflow.TerminalSpec); ok && t.Status == "" {
 		if _, written := spm.keys["status"]; !written {
 			t.Status = workflow.StatusSuccess

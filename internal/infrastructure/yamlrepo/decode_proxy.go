@@ -14,7 +14,7 @@ import (
 
 // The mcp_proxy schema (DESIGN §4, §5).
 var (
-	proxyKeys      = []string{"enable", "intercept_builtins", "plugin_tools", "intent", "env_passthrough"}
+	proxyKeys      = []string{"enable", "intercept_builtins", "plugin_tools", "intent", "env_passthrough", "sandbox"}
 	pluginToolKeys = []string{"plugin", "expose"}
 	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration"}
 )
@@ -57,7 +57,7 @@ func (l *loader) duration(n *yaml.Node, what string) time.Duration {
 // every variant allowed, strict server validation.
 func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
 	pm := newPosMaps()
-	m := &workflow.MCPProxy{InterceptBuiltins: true, Intent: workflow.DefaultIntent(), Pos: l.pos(e.k), KeyPos: pm.keys, ValuePos: pm.values}
+	m := &workflow.MCPProxy{InterceptBuiltins: true, Intent: workflow.DefaultIntent(), Sandbox: workflow.DefaultSandbox(), Pos: l.pos(e.k), KeyPos: pm.keys, ValuePos: pm.values}
 	b := block{"mcp_proxy", "`mcp_proxy: {enable: true}`", proxyKeys, fault.UserMCPProxyUnknownKey, "in mcp_proxy"}
 	l.fields(e.v, b, pm, "", func(f entry) {
 		switch f.key {
@@ -74,6 +74,8 @@ func (l *loader) proxy(e entry) (*workflow.MCPProxy, posMaps) {
 			l.intent(f.v, pm, &m.Intent)
 		case "env_passthrough":
 			m.EnvPassthrough, _, _ = l.strList(f.v, "mcp_proxy.env_passthrough", "`env_passthrough: [GITHUB_TOKEN]`")
+		case "sandbox":
+			l.sandbox(f.v, pm, &m.Sandbox)
 		}
 	})
 	return m, pm

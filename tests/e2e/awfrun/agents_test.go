@@ -81,7 +81,7 @@ func TestRefusedCallIsRecorded(t *testing.T) {
 					{Name: "call_tool_read", Args: map[string]any{"name": "Read", "args": map[string]any{"file_path": p.file}}},
 					{Name: "call_tool_read", Args: map[string]any{"name": "Bash", "args": map[string]any{"command": "echo should-not-run"}}},
 				}}
-			}, "      enable: true\n      intent:\n        split: true\n        allow: [read]")
+			}, "      enable: true\n      intent:\n        split: true\n        allow: [read]\n      sandbox: {mode: off}") // with the sandbox, Bash is a read tool here (sandbox_test.go)
 			sum, _ := p.run(t)
 			for _, r := range p.fake.Requests() {
 				for _, tl := range r.OfferedTools {

@@ -21,14 +21,29 @@ import (
 // CLI, mcp-serve or Bash child survives (process table checked).
 func TestSignalMidStep(t *testing.T) {
 	claude := clis[0]
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
-		t.Run(sig.String(), func(t *testing.T) {
+	for _, tc := range []struct {
+		sig       syscall.Signal
+		sandboxed bool
+	}{{syscall.SIGINT, false}, {syscall.SIGKILL, false}, {syscall.SIGINT, true}, {syscall.SIGKILL, true}} {
+		sig := tc.sig
+		name := sig.String()
+		if tc.sandboxed {
+			name += "/sandboxed"
+		}
+		t.Run(name, func(t *testing.T) {
 			pidFIFO := testkit.FIFO(t)
+			// Unsandboxed, $$ is a host pid the process table check can follow. Sandboxed, Bash
+			// lives in its own PID namespace ($$ means nothing here) and may write the FIFO only
+			// because its directory is a writable path; the environment tag finds its processes.
+			proxy := "      enable: true\n      sandbox: {mode: off}"
+			if tc.sandboxed {
+				proxy = "      enable: true\n      sandbox: {writable: [" + filepath.Dir(pidFIFO) + "]}"
+			}
 			p := newProject(t, claude, func(p *project) fakemodel.Script {
 				return fakemodel.Script{FinalText: finalText, WantTools: []fakemodel.ToolCall{
 					{Name: "Bash", Args: map[string]any{"command": fmt.Sprintf("echo $$ > %s; sleep 1000", pidFIFO)}},
 				}}
-			}, "      enable: true")
+			}, proxy)
 			cmd := exec.Command(awfBin, "run", "e2e")
 			cmd.Dir, cmd.Env = p.dir, p.env
 			var out bytes.Buffer
@@ -56,6 +71,9 @@ func TestSignalMidStep(t *testing.T) {
 				if code := cmd.ProcessState.ExitCode(); code != 130 {
 					t.Errorf("exit %d after SIGINT, want 130:\n%s", code, out.String())
 				}
+			}
+			if tc.sandboxed {
+				bashPID = 0
 			}
 			waitNoLeftovers(t, tagOf(p), bashPID)
 		})

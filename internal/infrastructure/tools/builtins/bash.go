@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/process"
 )
@@ -23,6 +24,9 @@ const bashGrace = 2 * time.Second
 // pipeDrain bounds the wait for output after the command's group is gone; only a process that
 // left the group (setsid) can still hold the pipe open, and it must not hold up the call.
 const pipeDrain = 2 * time.Second
+
+// sandboxHelperFailed is the helper's exit code when it could not apply the policy.
+const sandboxHelperFailed = 125
 
 // noteReserve is kept free under the output cap for the notes Bash adds (exit code, truncation).
 const noteReserve = 512
@@ -52,17 +56,24 @@ func (p *Provider) callBash(ctx context.Context, raw json.RawMessage) tool.Resul
 			timeoutMs = t
 		}
 	}
-	out, code, err := p.runShell(ctx, a.Command, time.Duration(timeoutMs)*time.Millisecond)
-	var timeout *timeoutError
+	conf := p.sbx.confinement(tool.VariantFrom(ctx))
+	out, code, err := p.runShell(ctx, a.Command, time.Duration(timeoutMs)*time.Millisecond, conf)
+	var (
+		timeout *timeoutError
+		res     tool.Result
+	)
 	switch {
 	case errors.As(err, &timeout):
-		return tool.Error(fmt.Sprintf("%s\n[command timed out after %d ms and was killed with its process group]", orNoOutput(out), timeoutMs))
+		res = tool.Error(fmt.Sprintf("%s\n[command timed out after %d ms and was killed with its process group]", orNoOutput(out), timeoutMs))
 	case err != nil:
-		return tool.Error(fmt.Sprintf("%s\n[%v]", orNoOutput(out), err))
+		res = tool.Error(fmt.Sprintf("%s\n[%v]", orNoOutput(out), err))
 	case code != 0:
-		return tool.Error(fmt.Sprintf("%s\n[exit code %d]", orNoOutput(out), code))
+		res = tool.Error(fmt.Sprintf("%s\n[exit code %d]%s", orNoOutput(out), code, deniedNote(conf, out)))
+	default:
+		res = tool.Text(orNoOutput(out))
 	}
-	return tool.Text(orNoOutput(out))
+	res.Confinement = conf
+	return res
 }
 
 func orNoOutput(s string) string {
@@ -82,14 +93,22 @@ func (*timeoutError) Error() string { return "timed out" }
 // captured text and the exit code; err is a *timeoutError, a cancellation, a start failure, or
 // death by a signal. The group is killed on timeout or cancellation and swept after a normal
 // exit, so no background child survives the call.
-func (p *Provider) runShell(ctx context.Context, command string, timeout time.Duration) (string, int, error) {
+func (p *Provider) runShell(ctx context.Context, command string, timeout time.Duration, conf *tool.Confinement) (string, int, error) {
 	shell := "/bin/sh"
 	if path, err := exec.LookPath("bash"); err == nil {
 		shell = path
 	}
 	cmd := exec.Command(shell, "-c", command)
-	cmd.Dir = p.root.root
 	cmd.Env = p.env
+	if conf != nil && conf.Enforced {
+		sc, cleanup, err := p.sbx.command(conf, p.root.root, shell, command, p.env)
+		if err != nil {
+			return "", -1, fmt.Errorf("the sandbox could not be prepared, so the command did not run: %v", err)
+		}
+		defer cleanup()
+		cmd = sc
+	}
+	cmd.Dir = p.root.root
 	// One pipe for both streams keeps their interleaving; passing an *os.File (not a Writer)
 	// means exec copies nothing itself, so Wait returns when the shell exits even when a
 	// background child still holds the pipe.
@@ -137,6 +156,9 @@ func (p *Provider) runShell(ctx context.Context, command string, timeout time.Du
 	if errors.As(werr, &exitErr) {
 		if ws, ok := exitErr.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 			return out, -1, fmt.Errorf("command killed by signal %v", ws.Signal())
+		}
+		if conf != nil && conf.Enforced && exitErr.ExitCode() == sandboxHelperFailed && strings.HasPrefix(out, "awf sandbox:") {
+			return out, -1, fmt.Errorf("the sandbox could not be applied, so the command did not run (%s)", fault.UserSandboxDenied)
 		}
 		return out, exitErr.ExitCode(), nil
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 	"github.com/awf-dev/awf/tests/testkit"
 )
 
@@ -26,6 +27,9 @@ var (
 )
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // the test binary is its own sandbox helper, as awf is
+	}
 	code := m.Run()
 	if srcDir != "" {
 		os.RemoveAll(filepath.Dir(srcDir))

@@ -15,7 +15,8 @@ import (
 // so the path and every existing parent are resolved with their symlinks before the check, and
 // the tools then operate on the resolved path, never on the one the model sent.
 type confiner struct {
-	root string // absolute, symlinks resolved, clean
+	root string   // absolute, symlinks resolved, clean
+	fs   *os.Root // opened on root: every open goes through it (rootfs.go)
 }
 
 // outsideError says a path resolves outside the root.

@@ -26,7 +26,12 @@ func (p *Provider) callEdit(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
-	f, err := openRegular(path)
+	dir, base, err := p.writeDir(path, false)
+	if err != nil {
+		return tool.Error("Edit: " + err.Error())
+	}
+	defer dir.Close()
+	f, err := p.root.openRegular(path)
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
@@ -51,7 +56,7 @@ func (p *Provider) callEdit(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err := ctx.Err(); err != nil {
 		return tool.Error("Edit: cancelled before writing: " + err.Error())
 	}
-	if err := atomicWrite(path, []byte(updated), fi); err != nil {
+	if err := atomicWrite(dir, base, path, []byte(updated), fi); err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
 	return tool.Text(fmt.Sprintf("Replaced %d occurrence%s in %s.", n, plural(n), path))

@@ -129,15 +129,15 @@ func (n *ignoreNode) ignored(rel, name string, isDir bool) bool {
 
 // readSmallRegular reads a regular file of at most limit bytes; anything else (a FIFO named
 // .gitignore must not hang the walk, a symlink is not followed) is an error.
-func readSmallRegular(path string, limit int64) ([]byte, error) {
-	fi, err := os.Lstat(path)
+func readSmallRegular(c confiner, path string, limit int64) ([]byte, error) {
+	fi, err := c.lstat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() || fi.Size() > limit {
 		return nil, os.ErrInvalid
 	}
-	f, err := openRegular(path)
+	f, err := c.openRegular(path)
 	if err != nil {
 		return nil, err
 	}
@@ -147,8 +147,8 @@ func readSmallRegular(path string, limit int64) ([]byte, error) {
 
 // loadIgnore returns parent extended with the .gitignore in absDir (rel is its path relative to
 // the anchor), or parent itself when there is none or it has no rules.
-func loadIgnore(parent *ignoreNode, absDir, rel string) *ignoreNode {
-	data, err := readSmallRegular(absDir+"/.gitignore", 1<<20)
+func loadIgnore(c confiner, parent *ignoreNode, absDir, rel string) *ignoreNode {
+	data, err := readSmallRegular(c, absDir+"/.gitignore", 1<<20)
 	if err != nil || len(data) == 0 {
 		return parent
 	}

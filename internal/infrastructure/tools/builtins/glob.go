@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -56,14 +55,14 @@ func (p *Provider) callGlob(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err != nil {
 		return tool.Error("Glob: " + err.Error())
 	}
-	fi, err := os.Stat(start)
+	fi, err := p.root.stat(start)
 	if err != nil {
 		return tool.Text("No files found")
 	}
 	if !fi.IsDir() {
 		return tool.Error(fmt.Sprintf("Glob: %s is not a directory; path must be a directory", start))
 	}
-	hits, err := globFiles(ctx, start, pattern)
+	hits, err := globFiles(ctx, p.root, start, pattern)
 	if err != nil {
 		return tool.Error("Glob: " + err.Error())
 	}
@@ -91,7 +90,7 @@ func (p *Provider) callGlob(ctx context.Context, raw json.RawMessage) tool.Resul
 // globFiles walks start and returns the files whose path relative to start matches pattern
 // (doublestar semantics: "**" spans directories). Without "**" the walk stops at the pattern's
 // depth. Symlinks are listed when they point at a non-directory; they are never followed.
-func globFiles(ctx context.Context, start, pattern string) ([]globHit, error) {
+func globFiles(ctx context.Context, root confiner, start, pattern string) ([]globHit, error) {
 	depth := 0
 	if !strings.Contains(pattern, "**") && !strings.Contains(pattern, "{") {
 		depth = strings.Count(pattern, "/") + 1
@@ -101,17 +100,18 @@ func globFiles(ctx context.Context, start, pattern string) ([]globHit, error) {
 		hits []globHit
 	)
 	err := walkTree(ctx, start, "", nil, walkOptions{
+		root:     root,
 		maxDepth: depth,
 		visit: func(_ int, f walkFile) {
 			if !doublestar.MatchUnvalidated(pattern, f.rel) {
 				return
 			}
-			fi, err := os.Stat(f.abs) // follows a symlink to learn what it points at
+			fi, err := root.stat(f.abs) // follows a symlink to learn what it points at
 			if err != nil || fi.IsDir() {
 				return
 			}
 			if f.mode&fs.ModeSymlink != 0 {
-				if li, err := os.Lstat(f.abs); err == nil {
+				if li, err := root.lstat(f.abs); err == nil {
 					fi = li
 				}
 			}

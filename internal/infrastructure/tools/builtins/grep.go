@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -55,6 +54,7 @@ type grepPlan struct {
 	globNeg       bool
 	globBase      bool // the glob has no "/": match the file name only
 	maxOut        int
+	root          confiner // files are opened through root.fs
 }
 
 // fileResult is what the search found in one file.
@@ -76,13 +76,14 @@ func (p *Provider) callGrep(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err != nil {
 		return tool.Error("Grep: " + err.Error())
 	}
+	plan.root = p.root
 	base := p.root.root
 	if a.Path != nil && *a.Path != "" {
 		if base, err = p.root.resolve(*a.Path); err != nil {
 			return tool.Error("Grep: " + err.Error())
 		}
 	}
-	fi, err := os.Stat(base)
+	fi, err := p.root.stat(base)
 	if err != nil {
 		return tool.Error(fmt.Sprintf("Grep: path %s does not exist or cannot be accessed: %v", base, err))
 	}
@@ -204,12 +205,12 @@ func (p *Provider) grepTree(ctx context.Context, plan *grepPlan, base string) ([
 	var ign *ignoreNode
 	if startRel != "" {
 		dir, rel := p.root.root, ""
-		ign = loadIgnore(nil, dir, rel)
+		ign = loadIgnore(p.root, nil, dir, rel)
 		parts := strings.Split(startRel, "/")
 		for _, part := range parts[:len(parts)-1] {
 			dir += "/" + part
 			rel = strings.TrimPrefix(rel+"/"+part, "/")
-			ign = loadIgnore(ign, dir, rel)
+			ign = loadIgnore(p.root, ign, dir, rel)
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -229,6 +230,7 @@ func (p *Provider) grepTree(ctx context.Context, plan *grepPlan, base string) ([
 		prefix = startRel + "/"
 	}
 	err := walkTree(ctx, base, startRel, ign, walkOptions{
+		root:      p.root,
 		workers:   workers,
 		gitignore: true,
 		skipDir: func(rel, name string) bool {
@@ -286,7 +288,7 @@ func (g *grepPlan) grepOne(path string) ([]fileResult, []string) {
 // searchFile loads and searches one file. Binary files (a NUL byte) yield no matches. In
 // content mode the formatted lines are kept while stored stays under storeBudget.
 func (g *grepPlan) searchFile(r *fileReader, m *matcher, path string, stored *atomic.Int64) (fileResult, error) {
-	l, err := r.load(path)
+	l, err := r.load(g.root, path)
 	if err != nil {
 		if err == errNotRegular {
 			return fileResult{}, nil

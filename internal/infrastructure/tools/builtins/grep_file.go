@@ -32,12 +32,13 @@ var errNotRegular = errors.New("not a regular file")
 
 // load reads path. Non-regular files are refused before any read (O_NONBLOCK keeps a FIFO that
 // replaced a file after the walk from blocking the open).
-func (r *fileReader) load(path string) (loaded, error) {
-	fd, err := openNoBlock(path)
+func (r *fileReader) load(c confiner, path string) (loaded, error) {
+	f, err := c.fs.OpenFile(c.rel(path), syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
 	if err != nil {
-		return loaded{}, err
+		return loaded{}, c.escaped(err, path)
 	}
-	defer syscall.Close(fd)
+	defer f.Close()
+	fd := int(f.Fd())
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return loaded{}, err
@@ -84,16 +85,6 @@ func (r *fileReader) load(path string) (loaded, error) {
 		r.buf = nil
 	}
 	return loaded{data: buf[:n], mtime: mtime}, nil
-}
-
-func openNoBlock(path string) (int, error) {
-	for {
-		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-		if err == syscall.EINTR {
-			continue
-		}
-		return fd, err
-	}
 }
 
 // release unmaps a mapped file.

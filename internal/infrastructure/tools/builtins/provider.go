@@ -33,6 +33,11 @@ type Options struct {
 	// Env is Bash's environment. nil means ScrubEnv(os.Environ()): the server's own environment
 	// minus the agent CLI's credentials. An empty non-nil slice means an empty environment.
 	Env []string
+	// Protected lists further absolute paths Write and Edit refuse (plugin commands, private
+	// files of the run); .awf/, .git/hooks/ and .git/config below the root always are.
+	Protected []string
+	// Sandbox confines Bash with the kernel (issue 12); nil runs Bash unconfined.
+	Sandbox *SandboxOptions
 	// MaxOutputBytes caps the text of any single result; 0 means DefaultMaxOutputBytes.
 	MaxOutputBytes int
 }
@@ -40,14 +45,16 @@ type Options struct {
 // Provider serves the built-in tools. It is safe for concurrent use; Close cancels calls in
 // flight (killing Bash process groups) and refuses new ones.
 type Provider struct {
-	root    confiner
-	env     []string
-	maxOut  int
-	defs    []tool.Definition
-	closeMu sync.Mutex
-	closed  bool
-	stop    context.Context
-	cancel  context.CancelFunc
+	root      confiner
+	protected []string
+	sbx       *bashSandbox
+	env       []string
+	maxOut    int
+	defs      []tool.Definition
+	closeMu   sync.Mutex
+	closed    bool
+	stop      context.Context
+	cancel    context.CancelFunc
 }
 
 var _ ports.ToolProvider = (*Provider)(nil)
@@ -82,14 +89,24 @@ func New(opts Options) (*Provider, error) {
 	if env == nil {
 		env = ScrubEnv(os.Environ())
 	}
+	sbx, err := newBashSandbox(opts.Sandbox, real, opts.Protected)
+	if err != nil {
+		return nil, err
+	}
+	fsys, err := os.OpenRoot(real)
+	if err != nil {
+		return nil, fault.Wrap(err, fault.UserBuiltinsBadRoot, "root %q cannot be opened", abs)
+	}
 	stop, cancel := context.WithCancel(context.Background())
 	return &Provider{
-		root:   confiner{root: real},
-		env:    append([]string(nil), env...),
-		maxOut: maxOut,
-		defs:   definitions(),
-		stop:   stop,
-		cancel: cancel,
+		root:      confiner{root: real, fs: fsys},
+		protected: resolveAll(opts.Protected),
+		sbx:       sbx,
+		env:       append([]string(nil), env...),
+		maxOut:    maxOut,
+		defs:      withSandbox(definitions(), sbx),
+		stop:      stop,
+		cancel:    cancel,
 	}, nil
 }
 
@@ -147,8 +164,13 @@ func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessa
 // Close cancels calls in flight and refuses new ones. It is idempotent.
 func (p *Provider) Close() error {
 	p.closeMu.Lock()
+	first := !p.closed
 	p.closed = true
 	p.closeMu.Unlock()
 	p.cancel()
+	if first {
+		// Calls in flight may still hold the root: they fail cleanly on a closed root.
+		_ = p.root.fs.Close()
+	}
 	return nil
 }

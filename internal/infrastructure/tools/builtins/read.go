@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
@@ -43,11 +41,7 @@ func (p *Provider) callRead(ctx context.Context, raw json.RawMessage) tool.Resul
 		}
 		limit = *a.Limit
 	}
-	path, err := p.root.resolve(a.FilePath)
-	if err != nil {
-		return tool.Error("Read: " + err.Error())
-	}
-	f, err := openRegular(path)
+	f, path, err := p.root.openForRead(a.FilePath)
 	if err != nil {
 		return tool.Error("Read: " + err.Error())
 	}
@@ -57,36 +51,6 @@ func (p *Provider) callRead(ctx context.Context, raw json.RawMessage) tool.Resul
 		return tool.Error("Read: " + err.Error())
 	}
 	return tool.Text(out)
-}
-
-// openRegular opens path for reading only if it is a regular file. Stat comes first so that a
-// FIFO, device or socket is refused without ever being opened (DESIGN §10: a FIFO read hung
-// forever); O_NONBLOCK covers the race where the path is swapped for a FIFO between Stat and
-// open, and the Fstat after open confirms what was really opened.
-func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("file does not exist: %s (use Glob to find files)", path)
-		}
-		return nil, fmt.Errorf("cannot access %s: %v", path, err)
-	}
-	if err := requireRegular(path, fi); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open %s: %v", path, err)
-	}
-	fi, err = f.Stat()
-	if err == nil {
-		err = requireRegular(path, fi)
-	}
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
 }
 
 // requireRegular explains why a non-regular file cannot be used.

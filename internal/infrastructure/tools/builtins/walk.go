@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
-	"os"
 	"runtime"
 	"sync"
 )
 
 // walkOptions configure walkTree.
 type walkOptions struct {
+	root      confiner                     // every directory is listed through root.fs
 	workers   int                          // goroutines; 0 means GOMAXPROCS
 	gitignore bool                         // honour .gitignore files
 	maxDepth  int                          // directory levels below the start to enter; 0 = unlimited
@@ -92,7 +92,7 @@ func walkTree(ctx context.Context, start, startRel string, ign *ignoreNode, o wa
 
 // listDir reads one directory and returns its children to queue, applying the filters.
 func listDir(it walkItem, o walkOptions, out []walkItem) []walkItem {
-	f, err := os.Open(it.abs)
+	f, err := o.root.open(it.abs)
 	if err != nil {
 		return out
 	}
@@ -102,7 +102,7 @@ func listDir(it walkItem, o walkOptions, out []walkItem) []walkItem {
 	if o.gitignore {
 		for _, e := range entries {
 			if e.Name() == ".gitignore" && e.Type().IsRegular() {
-				ign = loadIgnore(ign, it.abs, it.rel)
+				ign = loadIgnore(o.root, ign, it.abs, it.rel)
 				break
 			}
 		}

@@ -44,14 +44,16 @@ func TestWrite(t *testing.T) {
 	if m := fileMode(t, filepath.Join(root, "deep/new/dir/f.txt")); m.Perm() != 0o644 {
 		t.Fatalf("new file mode %v, want 0644", m)
 	}
-	for _, mode := range []fs.FileMode{0o640, 0o755, 0o600, 0o4755} {
+	// Permission bits are kept; setuid and setgid are cleared (issue 12), sticky is kept.
+	for _, mode := range []fs.FileMode{0o640, 0o755, 0o600, 0o4755, 0o2755, 0o6755 | fs.ModeSticky} {
 		path := filepath.Join(root, "m.txt")
 		mustWrite(t, path, "old")
 		if err := os.Chmod(path, mode); err != nil {
 			t.Fatal(err)
 		}
 		wantOK(t, call(t, p, "Write", map[string]any{"file_path": path, "content": "new"}), "Updated")
-		if m := fileMode(t, path); m&(fs.ModePerm|fs.ModeSetuid) != mode&(fs.ModePerm|fs.ModeSetuid) {
+		want := mode & (fs.ModePerm | fs.ModeSticky)
+		if m := fileMode(t, path); m&(fs.ModePerm|fs.ModeSetuid|fs.ModeSetgid|fs.ModeSticky) != want {
 			t.Fatalf("mode %v became %v", mode, m)
 		}
 	}
@@ -108,11 +110,16 @@ func TestAtomicWriteCleansUpOnFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Renaming a file over a non-empty directory fails after the temp file was written.
-	if err := atomicWrite(target, []byte("data"), nil); err == nil {
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if err := atomicWrite(r, "target", target, []byte("data"), nil); err == nil {
 		t.Fatal("rename over a directory must fail")
 	}
 	noTempLeft(t, dir)
-	if err := atomicWrite(filepath.Join(dir, "missing", "f"), []byte("x"), nil); err == nil {
+	if err := atomicWrite(r, "missing/f", target, []byte("x"), nil); err == nil {
 		t.Fatal("a missing directory must fail")
 	}
 }

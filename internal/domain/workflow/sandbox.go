@@ -1,0 +1,17 @@
+package workflow
+
+// SandboxSettings is a step's `mcp_proxy.sandbox` block (issue 12): how the kernel confines the
+// step's Bash calls.
+type SandboxSettings struct {
+	// Mode is auto (enforce when the kernel can), required (fail the step before the agent
+	// starts when it cannot) or off.
+	Mode string
+	// Network false gives Bash calls no network.
+	Network bool
+	// Writable lists extra paths write and destructive Bash calls may write, relative to the
+	// step's root or absolute.
+	Writable []string
+}
+
+// DefaultSandbox is the block a step gets when it writes none.
+func DefaultSandbox() SandboxSettings { return SandboxSettings{Mode: "auto", Network: true} }

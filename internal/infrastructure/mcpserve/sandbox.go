@@ -1,0 +1,42 @@
+package mcpserve
+
+import (
+	"path/filepath"
+
+	"github.com/awf-dev/awf/internal/domain/toolset"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
+)
+
+// sandboxOptions are the Bash sandbox settings of cfg (issue 12).
+func sandboxOptions(cfg toolset.Spec) *builtins.SandboxOptions {
+	sb := cfg.Sandbox
+	if sb.Mode == "" {
+		sb = toolset.DefaultSandbox()
+	}
+	return &builtins.SandboxOptions{
+		Settings: sandbox.Settings{Mode: sb.Mode, Network: sb.Network, Writable: sb.Writable},
+		Allow:    cfg.Intent.Allow,
+	}
+}
+
+// protectedFiles are the paths no tool may change besides .awf/ and .git's hooks and config:
+// the run's private files for this proxy (config and ready file live in one private
+// directory), its activity and log files, and the commands of the declared plugins.
+func protectedFiles(cfg toolset.Spec) []string {
+	var out []string
+	for _, f := range []string{cfg.ActivityFile, cfg.LogFile} {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	if cfg.ReadyFile != "" {
+		out = append(out, filepath.Dir(cfg.ReadyFile))
+	}
+	if cfg.PluginsFile != "" {
+		out = append(out, cfg.PluginsFile)
+		out = append(out, plugins.Commands(cfg.PluginsFile)...)
+	}
+	return out
+}

@@ -1,0 +1,111 @@
+package sandbox
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Command returns the command that runs argv (the shell and its arguments) under pol through
+// the helper in self (awf's own binary). The caller starts and waits for it like any command
+// (process.Prepare keeps the namespace flags set here). env is the shell's environment; the
+// policy travels in it to the helper, which removes it.
+func Command(self string, pol Policy, argv, env []string) (*exec.Cmd, error) {
+	enc, err := pol.Encode()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(self, append([]string{HelperArg}, argv...)...)
+	cmd.Env = append(append(make([]string, 0, len(env)+1), env...), policyEnv+"="+enc)
+	uid, gid := os.Getuid(), os.Getgid()
+	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
+	if !pol.Network {
+		flags |= syscall.CLONE_NEWNET
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  flags,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+	}
+	return cmd, nil
+}
+
+// TempEnv sets the call's private temp directory as TMPDIR and as the cache directories of
+// common toolchains, which would otherwise write under $HOME (not writable in the sandbox).
+func TempEnv(env []string, tmp string) []string {
+	set := map[string]string{
+		"TMPDIR": tmp, "TMP": tmp, "TEMP": tmp,
+		"GOCACHE": filepath.Join(tmp, "go-build"), "GOTMPDIR": tmp,
+		"XDG_CACHE_HOME":      filepath.Join(tmp, "cache"),
+		"npm_config_cache":    filepath.Join(tmp, "npm"),
+		"PIP_CACHE_DIR":       filepath.Join(tmp, "pip"),
+		"PYTHONPYCACHEPREFIX": filepath.Join(tmp, "pycache"),
+	}
+	out := make([]string, 0, len(env)+len(set))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, ok := set[name]; !ok {
+			out = append(out, kv)
+		}
+	}
+	for _, name := range []string{"TMPDIR", "TMP", "TEMP", "GOCACHE", "GOTMPDIR", "XDG_CACHE_HOME", "npm_config_cache", "PIP_CACHE_DIR", "PYTHONPYCACHEPREFIX"} {
+		out = append(out, name+"="+set[name])
+	}
+	return out
+}
+
+// Status says whether the sandbox can be enforced here, and why not.
+type Status struct {
+	Enforced bool   // every part applied in a trial run
+	ABI      int    // the kernel's Landlock ABI, 0 without Landlock
+	Reason   string // why it cannot be enforced: the kernel feature missing
+}
+
+var (
+	probeMu    sync.Mutex
+	probeCache = map[string]Status{}
+)
+
+// Probe runs the helper in self once with every part of a policy (namespaces, read-only binds,
+// /proc, Landlock, no network) and reports whether it worked; the answer is kept per binary.
+func Probe(self string) Status {
+	probeMu.Lock()
+	defer probeMu.Unlock()
+	if st, ok := probeCache[self]; ok {
+		return st
+	}
+	st := probe(self)
+	probeCache[self] = st
+	return st
+}
+
+func probe(self string) Status {
+	abi := ABI()
+	if abi < 1 {
+		return Status{Reason: "the kernel has no Landlock LSM (landlock_create_ruleset is not available: Linux 5.13+ with lsm=landlock needed)"}
+	}
+	tmp, err := os.MkdirTemp("", "awf-sandbox-probe-")
+	if err != nil {
+		return Status{ABI: abi, Reason: fmt.Sprintf("cannot create a temp directory: %v", err)}
+	}
+	defer os.RemoveAll(tmp)
+	cmd, err := Command(self, Policy{Policy: PolicyRead, Root: tmp, TmpDir: tmp, Protected: []string{tmp}, Probe: true}, nil, os.Environ())
+	if err != nil {
+		return Status{ABI: abi, Reason: err.Error()}
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = fmt.Sprintf("%v (unprivileged user namespaces may be disabled: kernel.unprivileged_userns_clone or an AppArmor/SELinux policy)", err)
+		}
+		return Status{ABI: abi, Reason: msg}
+	}
+	return Status{Enforced: true, ABI: abi}
+}

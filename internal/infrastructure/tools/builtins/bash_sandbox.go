@@ -1,0 +1,181 @@
+package builtins
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+)
+
+// SandboxOptions confine every Bash call with what the kernel enforces (issue 12).
+type SandboxOptions struct {
+	// Settings are the step's mcp_proxy.sandbox block.
+	Settings sandbox.Settings
+	// Self is the binary holding the helper (awf itself); "" means os.Executable.
+	Self string
+	// Allow is the step's intent.allow list (nil: all three): Bash is offered as, and confined
+	// to, the highest variant it contains.
+	Allow []tool.Variant
+}
+
+// bashSandbox is the Provider's sandbox state, fixed at New.
+type bashSandbox struct {
+	self      string
+	status    sandbox.Status
+	network   bool
+	variant   tool.Variant // what Bash is offered as when enforced
+	writable  []string
+	protected []string
+}
+
+// newBashSandbox probes the kernel. mode required on a kernel that cannot enforce the sandbox
+// is USER.SANDBOX.UNAVAILABLE; mode auto there keeps Bash as before (Warning says so).
+func newBashSandbox(o *SandboxOptions, root string, protected []string) (*bashSandbox, error) {
+	if o == nil || o.Settings.Mode == sandbox.ModeOff {
+		return nil, nil
+	}
+	self := o.Self
+	if self == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fault.Wrap(err, fault.UserSandboxUnavailable, "cannot find awf's own binary for the sandbox helper")
+		}
+		self = exe
+	}
+	sb := &bashSandbox{self: self, status: sandbox.Probe(self), network: o.Settings.Network, variant: highest(o.Allow),
+		protected: sandbox.ProtectedPaths(root, protected)}
+	if !sb.status.Enforced && o.Settings.Mode == sandbox.ModeRequired {
+		return nil, fault.New(fault.UserSandboxUnavailable, "mcp_proxy.sandbox.mode is required but the kernel cannot enforce the sandbox: %s", sb.status.Reason).
+			WithHint("run on Linux 5.13+ with Landlock enabled and unprivileged user namespaces allowed, or set mcp_proxy.sandbox.mode: auto")
+	}
+	for _, w := range o.Settings.Writable {
+		if !filepath.IsAbs(w) {
+			w = filepath.Join(root, w)
+		}
+		sb.writable = append(sb.writable, filepath.Clean(w))
+	}
+	return sb, nil
+}
+
+// highest is the most powerful variant in allow (nil allows all three).
+func highest(allow []tool.Variant) tool.Variant {
+	if allow == nil {
+		return tool.VariantDestructive
+	}
+	best := tool.VariantRead
+	for i, v := range tool.Variants {
+		for _, a := range allow {
+			if a == v && i > indexOf(best) {
+				best = v
+			}
+		}
+	}
+	return best
+}
+
+func indexOf(v tool.Variant) int {
+	for i, x := range tool.Variants {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// Warning is the one line to print, log and record when the step asked for the sandbox (mode
+// auto) and the kernel cannot enforce it; "" otherwise.
+func (p *Provider) SandboxWarning() string {
+	if p.sbx == nil || p.sbx.status.Enforced {
+		return ""
+	}
+	return "the Bash sandbox cannot be enforced here, so Bash runs unconfined as before: " + p.sbx.status.Reason
+}
+
+// confinement is what a call under variant v gets.
+func (sb *bashSandbox) confinement(v tool.Variant) *tool.Confinement {
+	if sb == nil {
+		return nil
+	}
+	if !sb.status.Enforced {
+		return &tool.Confinement{ABI: sb.status.ABI, Network: true, Reason: sb.status.Reason}
+	}
+	if !v.Valid() {
+		v = sb.variant
+	}
+	return &tool.Confinement{Enforced: true, ABI: sb.status.ABI, Policy: string(v), Network: sb.network}
+}
+
+// command prepares a sandboxed shell; the returned cleanup removes the private temp directory.
+func (sb *bashSandbox) command(conf *tool.Confinement, root, shell, command string, env []string) (*exec.Cmd, func(), error) {
+	tmp, err := os.MkdirTemp("", "awf-bash-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("cannot create the call's private temp directory: %v", err)
+	}
+	cleanup := func() { _ = os.RemoveAll(tmp) }
+	pol := sandbox.Policy{Policy: conf.Policy, Root: root, TmpDir: tmp, Network: sb.network, Protected: sb.protected}
+	if conf.Policy != sandbox.PolicyRead {
+		pol.Writable = sb.writable
+	}
+	cmd, err := sandbox.Command(sb.self, pol, []string{shell, "-c", command}, sandbox.TempEnv(env, tmp))
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return cmd, cleanup, nil
+}
+
+// deniedNote is the line added to a failed sandboxed call whose output shows a refused write or
+// connection: the shell's own error says what failed, this says why.
+func deniedNote(conf *tool.Confinement, out string) string {
+	if conf == nil || !conf.Enforced {
+		return ""
+	}
+	where := "the step's root, its sandbox.writable paths and $TMPDIR"
+	if conf.Policy == string(tool.VariantRead) {
+		where = "$TMPDIR only (this step allows read)"
+	}
+	switch {
+	case strings.Contains(out, "Read-only file system"), strings.Contains(out, "Permission denied"), strings.Contains(out, "Operation not permitted"):
+		return fmt.Sprintf("\n[sandbox: the kernel denied this; a Bash call under the %s policy may write in %s, never in .awf/, .git/hooks/ or .git/config (%s)]", conf.Policy, where, fault.UserSandboxDenied)
+	case !conf.Network && (strings.Contains(out, "Network is unreachable") || strings.Contains(out, "Could not resolve") || strings.Contains(out, "Temporary failure in name resolution")):
+		return fmt.Sprintf("\n[sandbox: this step has no network (mcp_proxy.sandbox.network: false) (%s)]", fault.UserSandboxDenied)
+	}
+	return ""
+}
+
+// bashDefinition is Bash as offered under an enforced sandbox: its annotations and description
+// follow the variant it is confined to.
+func bashDefinition(v tool.Variant) tool.Definition {
+	switch v {
+	case tool.VariantRead:
+		d := def("Bash", "Run shell command (read-only)", bashDesc+bashReadNote, bashSchema, true, false, false, true)
+		return d
+	case tool.VariantWrite:
+		return def("Bash", "Run shell command", bashDesc+bashWriteNote, bashSchema, false, false, false, true)
+	}
+	return def("Bash", "Run shell command", bashDesc+bashWriteNote, bashSchema, false, true, false, true)
+}
+
+const bashReadNote = `
+- Sandboxed read-only shell: the kernel refuses every write (files, directories, renames, deletions) except in $TMPDIR, a private directory removed after the call. Use it to inspect: cat, ls, git status, git log, git diff, grep, builds that write only to $TMPDIR.`
+
+const bashWriteNote = `
+- Sandboxed: writes succeed only inside the root directory, $TMPDIR (private, removed after the call) and the step's extra writable paths; .awf/, .git/hooks/ and .git/config are read-only; $HOME and the rest of the system are not writable.`
+
+// withSandbox replaces Bash's definition when the sandbox is enforced.
+func withSandbox(defs []tool.Definition, sb *bashSandbox) []tool.Definition {
+	if sb == nil || !sb.status.Enforced {
+		return defs
+	}
+	for i := range defs {
+		if defs[i].Name == "Bash" {
+			defs[i] = bashDefinition(sb.variant)
+		}
+	}
+	return defs
+}

@@ -1,0 +1,68 @@
+package builtins
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestWriteEditRefuseProtectedPaths(t *testing.T) {
+	root := t.TempDir()
+	plugin := filepath.Join(root, "tools", "myplugin")
+	p, err := New(Options{Root: root, Protected: []string{plugin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	root = p.Root()
+	for _, f := range []string{".awf/runs/r1/activity.jsonl", ".git/config", ".git/hooks/pre-commit", "sub/.git/config", "tools/myplugin"} {
+		mustWrite(t, filepath.Join(root, f), "original SECRET\n")
+	}
+	os.Symlink(".awf", filepath.Join(root, "awf-link"))
+	os.Symlink(".git", filepath.Join(root, "git-link"))
+	for _, path := range []string{
+		".awf/runs/r1/activity.jsonl", ".awf/new.yaml", ".git/config", ".git/hooks/pre-commit",
+		".git/hooks/post-checkout", "sub/.git/config", "tools/myplugin", "awf-link/runs/r1/activity.jsonl",
+		"git-link/config", filepath.Join(root, ".git", "hooks", "x"),
+	} {
+		t.Run(path, func(t *testing.T) {
+			wantErr(t, call(t, p, "Write", map[string]any{"file_path": path, "content": "pwned"}), "is protected", "USER.BUILTINS.PROTECTED_PATH")
+			if exists(filepath.Join(root, path)) {
+				wantErr(t, call(t, p, "Edit", map[string]any{"file_path": path, "old_string": "SECRET", "new_string": "x"}), "is protected")
+			}
+		})
+	}
+	for _, f := range []string{".awf/runs/r1/activity.jsonl", ".git/config", ".git/hooks/pre-commit", "sub/.git/config", "tools/myplugin"} {
+		if b, _ := os.ReadFile(filepath.Join(root, f)); string(b) != "original SECRET\n" {
+			t.Errorf("%s changed to %q", f, b)
+		}
+	}
+	for _, f := range []string{".awf/new.yaml", ".git/hooks/post-checkout", ".git/hooks/x"} {
+		if exists(filepath.Join(root, f)) {
+			t.Errorf("%s was created", f)
+		}
+	}
+	// Reading them stays allowed; so does writing beside them.
+	wantOK(t, call(t, p, "Read", map[string]any{"file_path": ".git/config"}), "original")
+	wantOK(t, call(t, p, "Write", map[string]any{"file_path": ".gitignore", "content": "x"}))
+	wantOK(t, call(t, p, "Write", map[string]any{"file_path": "awf.md", "content": "x"}))
+	wantOK(t, call(t, p, "Write", map[string]any{"file_path": ".git/description", "content": "x"}))
+	wantOK(t, call(t, p, "Write", map[string]any{"file_path": "tools/other", "content": "x"}))
+}
+
+func TestProtectedWhy(t *testing.T) {
+	for _, tc := range []struct {
+		real string
+		want bool
+	}{
+		{"/r/.awf", true}, {"/r/.awf/x", true}, {"/r/a/.awf/x", true}, {"/r/.awfx", false},
+		{"/r/.git/config", true}, {"/r/.git/hooks", true}, {"/r/.git/hooks/a", true},
+		{"/r/.git/configx", false}, {"/r/.git/HEAD", false}, {"/r/config", false}, {"/r/hooks/x", false},
+		{"/r/.git", false}, {"/r/bin/plug", true}, {"/r/bin/plug/x", true}, {"/r/bin/plugx", false},
+		{"/p/.awf/runs/r1/activity.jsonl", true}, {"/home/u/.awfx/a", false},
+	} {
+		if got := protectedWhy(tc.real, []string{"/r/bin/plug"}) != ""; got != tc.want {
+			t.Errorf("%s: protected=%v, want %v", tc.real, got, tc.want)
+		}
+	}
+}

@@ -348,7 +348,9 @@ func scalar(n *yaml.Node) any {
 // unknownKey reports a key no schema knows, with the closest valid key as a hint.
 func (l *loader) unknownKey(e entry, code, where string, valid []string) {
 	hint := workflow.DidYouMean(e.key, valid)
-	if !strings.HasPrefix(hint, "did you mean") {
+	if h, ok := ignoredByReference(e.key, where); ok {
+		hint = h
+	} else if !strings.HasPrefix(hint, "did you mean") {
 		hint = "valid keys " + where + ": " + strings.Join(valid, ", ")
 	}
 	l.ds.Errorf(l.pos(e.k), code, hint, "unknown key %q %s", e.key, where)

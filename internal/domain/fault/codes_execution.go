@@ -57,4 +57,16 @@ const (
 
 	// EXECUTION.STEP
 	ExecutionStepTimeout = "EXECUTION.STEP.TIMEOUT"
+
+	// EXECUTION.CALL
+	// ExecutionCallDepth: call_workflow states nested deeper than the limit (10)
+	ExecutionCallDepth = "EXECUTION.CALL.DEPTH_EXCEEDED"
+	// ExecutionCallCycle: a workflow called while it is already running in the chain
+	ExecutionCallCycle = "EXECUTION.CALL.CYCLE"
+	// ExecutionCallLoad: the called workflow could not be loaded at run time
+	ExecutionCallLoad = "EXECUTION.CALL.LOAD"
+
+	// EXECUTION.OPERATION
+	// ExecutionOperationUnavailable: no runner serves the operation in this awf
+	ExecutionOperationUnavailable = "EXECUTION.OPERATION.UNAVAILABLE"
 )

@@ -30,6 +30,8 @@ var kinds = []kind{
 	{StateCommand, []string{"step"}, commandStateKeys, func() Spec { return &CommandSpec{} }},
 	{StateAgent, nil, agentStateKeys, func() Spec { return &AgentSpec{} }},
 	{StateTerminal, nil, terminalStateKeys, func() Spec { return &TerminalSpec{} }},
+	{StateCallWorkflow, nil, callStateKeys, func() Spec { return &CallSpec{} }},
+	{StateOperation, nil, operationStateKeys, func() Spec { return &OperationSpec{} }},
 }
 
 // kindOf returns the description of kind t.

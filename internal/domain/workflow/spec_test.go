@@ -8,7 +8,7 @@ import (
 )
 
 func TestKinds(t *testing.T) {
-	if got := Kinds(); !reflect.DeepEqual(got, []StateType{StateCommand, StateAgent, StateTerminal}) {
+	if got := Kinds(); !reflect.DeepEqual(got, []StateType{StateCommand, StateAgent, StateTerminal, StateCallWorkflow, StateOperation}) {
 		t.Errorf("Kinds() = %v", got)
 	}
 	for _, k := range Kinds() {
@@ -24,7 +24,7 @@ func TestKinds(t *testing.T) {
 	if b.(*AgentSpec).Provider != "" {
 		t.Error("NewSpec hands out one shared spec")
 	}
-	if !reflect.DeepEqual(StateTypeNames, []string{"command", "agent", "terminal", "step"}) {
+	if !reflect.DeepEqual(StateTypeNames, []string{"command", "agent", "terminal", "call_workflow", "operation", "step"}) {
 		t.Errorf("StateTypeNames = %v", StateTypeNames)
 	}
 	for word, want := range map[string]StateType{"command": StateCommand, "step": StateCommand, "agent": StateAgent, "terminal": StateTerminal} {
@@ -42,7 +42,9 @@ func TestStateKeysByKind(t *testing.T) {
 		{StateCommand, []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions", "retry"}},
 		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "options", "dir", "timeout", "mcp_proxy", "on_success", "on_failure", "transitions", "retry"}},
 		{StateTerminal, []string{"type", "description", "status", "message"}},
-		{"", []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "options", "mcp_proxy", "status", "message"}},
+		{"", []string{"type", "description", "command", "dir", "timeout", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "options", "mcp_proxy", "status", "message", "workflow", "inputs", "outputs", "operation"}},
+		{StateCallWorkflow, []string{"type", "description", "workflow", "inputs", "outputs", "timeout", "on_success", "on_failure", "transitions", "retry"}},
+		{StateOperation, []string{"type", "description", "operation", "inputs", "timeout", "on_success", "on_failure", "transitions", "retry"}},
 	}
 	for _, tc := range tests {
 		if got := StateKeys(tc.t); !reflect.DeepEqual(got, tc.want) {

@@ -25,6 +25,7 @@ func Validate(w *Workflow) fault.Diagnostics {
 		v.state(w.States[name])
 	}
 	v.graph()
+	v.outputs()
 	v.ds.Sort()
 	return v.ds
 }

@@ -13,9 +13,11 @@ import (
 var (
 	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
 	// so {{inputs.x}} works as the reference's workflows write it.
-	TemplateRoots  = []string{"inputs", "states", "env", "workflow"}
-	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "output", "stderr", "exit_code", "status"}
-	workflowFields = []string{"ID", "Name", "id", "name"}
+	TemplateRoots = []string{"inputs", "states", "env", "workflow"}
+	stateFields   = []string{"Output", "Stderr", "ExitCode", "Status", "Response", "output", "stderr", "exit_code", "status", "response"}
+	// structuredFields are the state fields holding a map, whose keys a template may read on.
+	structuredFields = []string{"Response", "response"}
+	workflowFields   = []string{"ID", "Name", "id", "name"}
 )
 
 const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status, .env.VAR and .workflow.ID|Name"
@@ -89,7 +91,7 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 			v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
 			return
 		}
-		if len(p) > 3 {
+		if len(p) > 3 && !slices.Contains(structuredFields, p[2]) {
 			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:3]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[3], Ref{Path: p[:3]}, r)
 		}
 	case "env":

@@ -123,8 +123,8 @@ func TestStateKeys(t *testing.T) {
 		t.Errorf("terminal keys = %v", got)
 	}
 	all := StateKeys("nonsense")
-	if len(all) != 16 {
-		t.Errorf("all state keys = %v (%d), want 16 distinct keys", all, len(all))
+	if len(all) != 20 {
+		t.Errorf("all state keys = %v (%d), want 20 distinct keys", all, len(all))
 	}
 	for _, w := range []string{"command", "step"} {
 		if st, ok := ParseStateType(w); !ok || st != StateCommand {

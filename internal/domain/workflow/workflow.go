@@ -22,8 +22,10 @@ type Workflow struct {
 	Tags   []string
 	// Env names the environment variables the workflow needs; a run refuses to start without
 	// them (USER.ENV.MISSING) instead of failing halfway on an empty value.
-	Env     []string
-	Inputs  []Input
+	Env    []string
+	Inputs []Input
+	// Outputs are the values the workflow hands back when another workflow calls it.
+	Outputs []Output
 	Initial string
 	// States by name; Order keeps the file order for stable output.
 	States map[string]*State
@@ -65,6 +67,10 @@ const (
 	StateCommand  StateType = "command"
 	StateAgent    StateType = "agent"
 	StateTerminal StateType = "terminal"
+	// StateCallWorkflow runs another workflow as a sub-workflow.
+	StateCallWorkflow StateType = "call_workflow"
+	// StateOperation runs a built-in or plugin operation.
+	StateOperation StateType = "operation"
 )
 
 // TerminalStatus is how a terminal state ends the run.

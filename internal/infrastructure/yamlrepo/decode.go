@@ -12,7 +12,7 @@ import (
 // The schema of a workflow file (DESIGN §3). State keys live in the domain, which also decides
 // which state types accept them.
 var (
-	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "states"}
+	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "outputs", "states"}
 	inputKeys = []string{"name", "type", "required", "default", "description"}
 )
 
@@ -67,6 +67,8 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 			}
 		case "inputs":
 			l.inputs(w, pm, e.v)
+		case "outputs":
+			l.outputs(w, pm, e.v)
 		case "states":
 			l.states(w, pm, e)
 		}
@@ -202,6 +204,10 @@ func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
 		l.agentKey(sp, f, spm)
 	case *workflow.TerminalSpec:
 		l.terminalKey(sp, f)
+	case *workflow.CallSpec:
+		l.callKey(sp, f, spm)
+	case *workflow.OperationSpec:
+		l.operationKey(sp, f, spm)
 	}
 }
 
@@ -249,6 +255,12 @@ func (l *loader) unknownStateKey(s *workflow.State, f entry) {
 	if f.key == "agent" {
 		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
 			"awf states are flat: write `type: agent` with `provider:` and `prompt:` directly in the state",
+			"unknown key %q %s", f.key, where)
+		return
+	}
+	if f.key == "call_workflow" {
+		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
+			"write `type: call_workflow` with `workflow:`, `inputs:` and `outputs:` directly in the state",
 			"unknown key %q %s", f.key, where)
 		return
 	}

@@ -30,6 +30,9 @@ type Outcome struct {
 	Error    string
 	// Tools summarises the step's tool calls through awf's proxy.
 	Tools string
+	// Response is the step's structured result (an operation's outputs, a sub-workflow's mapped
+	// outputs), read as states.<name>.Response.<key>.
+	Response map[string]any
 	// End is set by the executors of states that end the run (terminal states).
 	End *End
 }

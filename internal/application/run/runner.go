@@ -55,6 +55,12 @@ type Options struct {
 	// Proxy prepares the MCP proxy of agent steps with mcp_proxy.enable; nil runs such steps
 	// without one only if they do not ask for it.
 	Proxy *stepproxy.Service
+	// Workflows loads the workflows call_workflow states call; nil stops a run that reaches one.
+	Workflows ports.WorkflowSource
+	// Operations serves the built-in operations (http.request) and Plugins the operations of
+	// the project's plugins, for operation states; nil fails a state that needs one.
+	Operations ports.OperationRunner
+	Plugins    ports.OperationProvider
 	// Executors adds or replaces the executor of a kind of state; the built-in kinds have theirs.
 	Executors map[workflow.StateType]Executor
 }
@@ -90,9 +96,11 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	}
 	p := paths{root: opts.Dir}
 	executors := map[workflow.StateType]Executor{
-		workflow.StateCommand:  commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p},
-		workflow.StateAgent:    agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
-		workflow.StateTerminal: terminalExecutor{},
+		workflow.StateCommand:      commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p},
+		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
+		workflow.StateTerminal:     terminalExecutor{},
+		workflow.StateCallWorkflow: callExecutor{source: opts.Workflows, env: envMap(opts.Environ)},
+		workflow.StateOperation:    operationExecutor{builtins: opts.Operations, plugins: opts.Plugins},
 	}
 	for k, x := range opts.Executors {
 		executors[k] = x
@@ -153,7 +161,7 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name})
 	sched := *r.sched
 	sched.events = events
-	end := sched.walk(ctx, wf, scope, log)
+	end := sched.walk(withFrame(ctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, scope, log)
 	duration := time.Since(start)
 	if end.err != nil {
 		span.RecordError(end.err)

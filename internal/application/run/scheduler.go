@@ -76,7 +76,7 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 		}
 		s.events.Observe(StepStarted{Name: st.Name, Kind: string(st.Type)})
 		sr, err := s.step(ctx, st, x, scope, log)
-		scope = scope.WithState(st.Name, StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status)})
+		scope = scope.WithState(st.Name, stateDataOf(sr))
 		if err != nil {
 			// Errors (as opposed to failed steps) stop the run: bad templates, interrupts.
 			sr.Status, sr.Error = StepFailure, err.Error()
@@ -228,7 +228,7 @@ func (s *scheduler) timed(ctx context.Context, st *workflow.State, x Executor, s
 // attempt executes the state once and folds the Outcome into sr. Its error stops the run.
 func (s *scheduler) attempt(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
 	out, err := x.Execute(ctx, st, scope)
-	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools
+	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools, sr.Response = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools, out.Response
 	if err == nil {
 		return nil
 	}

@@ -8,6 +8,8 @@ type StateData struct {
 	Stderr   string
 	ExitCode int
 	Status   string
+	// Response is the structured result of operation and call_workflow states; nil otherwise.
+	Response map[string]any
 }
 
 // Fields are a state's values under both spellings workflows use: the Go names of awf and the
@@ -19,6 +21,7 @@ func (d StateData) Fields() map[string]any {
 		"Stderr": d.Stderr, "stderr": d.Stderr,
 		"ExitCode": d.ExitCode, "exit_code": d.ExitCode,
 		"Status": d.Status, "status": d.Status,
+		"Response": d.Response, "response": d.Response,
 	}
 }
 

@@ -60,6 +60,11 @@ type RunPorts struct {
 	// that call tools in-process instead.
 	AwfPath   string
 	InProcess map[string]bool
+	// Workflows loads the workflows call_workflow states call; Operations serves the built-in
+	// operations and Plugins the plugins' operations of operation states.
+	Workflows  ports.WorkflowSource
+	Operations ports.OperationRunner
+	Plugins    ports.OperationProvider
 }
 
 // Run is `awf run`: validate a workflow and its inputs, then run it with a log, traces, a
@@ -160,6 +165,9 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		Observer:    obs,
 		RunID:       runID,
 		Dir:         u.Root,
+		Workflows:   u.Workflows,
+		Operations:  u.Operations,
+		Plugins:     u.Plugins,
 	})
 	if err != nil {
 		return err

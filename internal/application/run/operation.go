@@ -76,9 +76,11 @@ func (x operationExecutor) builtin(ctx context.Context, name string, inputs map[
 	}
 	out := Outcome{Status: StepSuccess, Response: res.Outputs}
 	if len(res.Outputs) > 0 {
-		b, err := json.Marshal(res.Outputs)
-		if err == nil {
-			out.Output = string(b)
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(res.Outputs) == nil {
+			out.Output = strings.TrimSuffix(b.String(), "\n")
 		}
 	}
 	if !res.Success {

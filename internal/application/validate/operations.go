@@ -80,7 +80,8 @@ func (oc *opChecker) state(ctx context.Context, s *workflow.State, o *workflow.O
 	ops, _ := oc.pc.reg.Operations(ctx, plugin)
 	for _, po := range ops {
 		if po.Name == op {
-			oc.inputs(s, o, schemaInputs(po.InputSchema))
+			want, closed := schemaInputs(po.InputSchema)
+			oc.inputs(s, o, want, closed)
 		}
 	}
 }
@@ -107,7 +108,7 @@ func (oc *opChecker) hint(ctx context.Context, name string) string {
 
 // inputs checks the state's inputs against the operation's: a name it does not take (when the
 // list is closed) and a required one missing.
-func (oc *opChecker) inputs(s *workflow.State, o *workflow.OperationSpec, want []ports.OperationInput, closed ...bool) {
+func (oc *opChecker) inputs(s *workflow.State, o *workflow.OperationSpec, want []ports.OperationInput, closed bool) {
 	names := make([]string, 0, len(want))
 	for _, in := range want {
 		names = append(names, in.Name)
@@ -117,7 +118,7 @@ func (oc *opChecker) inputs(s *workflow.State, o *workflow.OperationSpec, want [
 		given = append(given, k)
 	}
 	sort.Strings(given)
-	if len(closed) > 0 && closed[0] {
+	if closed {
 		for _, k := range given {
 			if !slices.Contains(names, k) {
 				oc.ds.Errorf(s.KeyAt("inputs."+k), fault.UserOperationUnknownInput, workflow.DidYouMean(k, names),
@@ -138,21 +139,23 @@ func (oc *opChecker) inputs(s *workflow.State, o *workflow.OperationSpec, want [
 	}
 }
 
-// schemaInputs reads a plugin operation's JSON Schema for its properties and required names.
-func schemaInputs(schema json.RawMessage) []ports.OperationInput {
+// schemaInputs reads a plugin operation's JSON Schema for its properties and required names;
+// closed reports whether it refuses other properties (additionalProperties: false).
+func schemaInputs(schema json.RawMessage) (inputs []ports.OperationInput, closed bool) {
 	var sc struct {
 		Properties map[string]struct {
 			Description string `json:"description"`
 		} `json:"properties"`
-		Required []string `json:"required"`
+		Required             []string `json:"required"`
+		AdditionalProperties *bool    `json:"additionalProperties"`
 	}
 	if len(schema) == 0 || json.Unmarshal(schema, &sc) != nil {
-		return nil
+		return nil, false
 	}
 	out := make([]ports.OperationInput, 0, len(sc.Properties))
 	for name, p := range sc.Properties {
 		out = append(out, ports.OperationInput{Name: name, Required: slices.Contains(sc.Required, name), Description: p.Description})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return out, sc.AdditionalProperties != nil && !*sc.AdditionalProperties
 }

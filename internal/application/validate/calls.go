@@ -21,7 +21,7 @@ import (
 //   - USER.CALL.CYCLE: the calls go round (a → b → a), reported at the `workflow:` value of the
 //     state that enters the cycle, with the whole chain named; the reference awf only finds
 //     this at run time, after the first steps ran;
-//   - EXECUTION.CALL.DEPTH_EXCEEDED: a chain of calls known to nest deeper than the run-time limit;
+//   - USER.CALL.TOO_DEEP: a chain of calls known to nest deeper than the run-time limit;
 //   - USER.CALL.UNKNOWN_INPUT / MISSING_INPUT: an input the callee does not declare, or a
 //     required one without default that is not passed;
 //   - USER.CALL.UNKNOWN_OUTPUT: an `outputs:` key that is neither an output nor a state of the callee.
@@ -106,7 +106,7 @@ func (c *callChecker) root(wf *workflow.Workflow) {
 // reports the first cycle or over-deep chain found.
 func (c *callChecker) follow(entry *workflow.State, callee *workflow.Workflow, chain, files []string, done map[string]bool) bool {
 	if len(chain)-1 > workflow.MaxCallDepth {
-		c.ds.Errorf(entry.ValueAt("workflow"), fault.ExecutionCallDepth, "flatten the chain of call_workflow states",
+		c.ds.Errorf(entry.ValueAt("workflow"), fault.UserCallTooDeep, "flatten the chain of call_workflow states",
 			"state %q starts a chain of %d nested calls (%s): the limit is %d", entry.Name, len(chain)-1, workflow.CallChain(chain), workflow.MaxCallDepth)
 		return true
 	}

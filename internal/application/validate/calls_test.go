@@ -89,7 +89,7 @@ func TestCallCheck(t *testing.T) {
 			map[string]fault.Diagnostics{"child": {{Code: fault.UserWorkflowNoExit, Message: "loops", Severity: fault.SeverityError, Position: cpos("child.yaml", 4, 3)}}},
 			[]wantDiag{{fault.UserCallInvalidCallee, "child.yaml:4:3", "in called workflow child.yaml: loops [USER.WORKFLOW.NO_EXIT]"}}},
 		{"a chain too deep", caller("w0", "w1", []string{"msg"}, nil), deepChain(workflow.MaxCallDepth + 1), nil,
-			[]wantDiag{{fault.ExecutionCallDepth, "w0.yaml:11:15", "a chain of 11 nested calls (w0 → w1"}}},
+			[]wantDiag{{fault.UserCallTooDeep, "w0.yaml:11:15", "a chain of 11 nested calls (w0 → w1"}}},
 		{"a chain at the limit", caller("w0", "w1", []string{"msg"}, nil), deepChain(workflow.MaxCallDepth), nil, nil},
 	}
 	for _, tc := range tests {

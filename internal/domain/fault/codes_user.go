@@ -198,6 +198,8 @@ const (
 	UserCallInvalidOutput = "USER.CALL.INVALID_OUTPUT"
 	// UserCallInvalidCallee: the called workflow has errors of its own
 	UserCallInvalidCallee = "USER.CALL.INVALID_CALLEE"
+	// UserCallTooDeep: a chain of calls known before the run to nest deeper than the limit
+	UserCallTooDeep = "USER.CALL.TOO_DEEP"
 
 	// USER.OPERATION: operation states
 	// UserOperationMissing: no `operation:` name

@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -73,9 +72,4 @@ func CallDepthError(state string, chain []string) error {
 func CallCycleError(state string, chain []string) error {
 	return fault.New(fault.ExecutionCallCycle, "state %q calls a workflow already running: %s", state, CallChain(chain)).
 		WithHint("a workflow may not call itself, directly or through others")
-}
-
-// describeCall names a call for messages: `state "x" (workflow "y")`.
-func describeCall(s *State, c *CallSpec) string {
-	return fmt.Sprintf("state %q (workflow %q)", s.Name, c.Workflow)
 }

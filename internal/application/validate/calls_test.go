@@ -119,7 +119,9 @@ func deepChain(n int) map[string]*workflow.Workflow {
 	return out
 }
 
-func wn(i int) string { return "w" + strings.TrimLeft(string(rune('0'+i/10))+string(rune('0'+i%10)), "0") }
+func wn(i int) string {
+	return "w" + strings.TrimLeft(string(rune('0'+i/10))+string(rune('0'+i%10)), "0")
+}
 
 func TestCallCheckLoadsEachCalleeOnce(t *testing.T) {
 	root := caller("a", "child", []string{"msg"}, nil)

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -134,5 +135,25 @@ func TestCallCheckLoadsEachCalleeOnce(t *testing.T) {
 	ds := CallCheck(src)(context.Background(), root)
 	if src.loads != 1 || len(ds) != 1 {
 		t.Fatalf("loads %d, diagnostics %v", src.loads, ds)
+	}
+}
+
+// errSource fails every lookup with a plain error.
+type errSource struct{}
+
+func (errSource) Callee(string, string) (*workflow.Workflow, fault.Diagnostics, error) {
+	return nil, nil, errors.New("disk on fire")
+}
+
+func TestCallCheckHints(t *testing.T) {
+	ds := CallCheck(errSource{})(context.Background(), caller("a", "child", nil, nil))
+	if len(ds) != 1 || ds[0].Hint != "create it in .awf/workflows, or fix the name" || !strings.Contains(ds[0].Message, "disk on fire") {
+		t.Fatalf("%v", ds)
+	}
+	bare := leaf("child")
+	bare.Inputs = nil
+	ds = CallCheck(&srcFake{wfs: map[string]*workflow.Workflow{"child": bare}})(context.Background(), caller("a", "child", []string{"msg"}, nil))
+	if len(ds) != 1 || ds[0].Hint != "workflow child declares no inputs" {
+		t.Fatalf("%v", ds)
 	}
 }

@@ -24,7 +24,8 @@ func (opRegistry) Operations(_ context.Context, name string) ([]ports.PluginOper
 	case "echo":
 		return []ports.PluginOperation{{Name: "echo", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string","description":"Text to return"},"upper":{"type":"boolean"}},"required":["text"],"additionalProperties":false}`)}}, nil
 	case "open":
-		return []ports.PluginOperation{{Name: "any", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{}}}`)}}, nil
+		return []ports.PluginOperation{{Name: "any", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{}}}`)},
+			{Name: "also", InputSchema: json.RawMessage(`{"type":"object","properties":{"a":{}},"additionalProperties":true}`)}}, nil
 	case "broken":
 		return nil, fault.New(fault.ExecutionPluginStartFailed, "did not start")
 	}
@@ -55,6 +56,7 @@ func TestOperationCheck(t *testing.T) {
 		{"a valid built-in", "http.request", map[string]any{"url": "u", "method": "GET"}, opRegistry{}, nil},
 		{"a valid plugin operation", "echo.echo", map[string]any{"text": "t"}, opRegistry{}, nil},
 		{"an open schema takes any input", "open.any", map[string]any{"b": 1}, opRegistry{}, nil},
+		{"so does one that says so", "open.also", map[string]any{"b": 1}, opRegistry{}, nil},
 		{"built-in inputs", "http.request", map[string]any{"url": "u", "bdy": "x"}, opRegistry{},
 			[]wantDiag{{fault.UserOperationUnknownInput, "w.yaml:8:7", `takes no input "bdy"`}, {fault.UserOperationMissingInput, "w.yaml:7:5", `needs input "method"`}}},
 		{"plugin inputs", "echo.echo", map[string]any{"txt": "t"}, opRegistry{},

@@ -20,7 +20,7 @@ var (
 	workflowFields   = []string{"ID", "Name", "id", "name"}
 )
 
-const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status, .env.VAR and .workflow.ID|Name"
+const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status|Response, .env.VAR and .workflow.ID|Name"
 
 func (v *validator) template(s *State, key, text string) {
 	refs, err := TemplateRefs(text)

@@ -74,7 +74,8 @@ func validationService(g *globalFlags) (validate.Service, func(), error) {
 func validationServiceWith(root string, host *plugins.Host) validate.Service {
 	repo := yamlrepo.Repository{Root: root}
 	checks := append(providerChecks(), validate.PluginCheck(host), validate.ExpressionCheck(expr.Compiler{}),
-		validate.CallCheck(repo), validate.OperationCheck(httpop.Runner{}.Specs(), host))
+		validate.OperationCheck(httpop.Runner{}.Specs(), host))
+	checks = append(checks, validate.CallCheck(repo, checks...))
 	return validate.Service{Repo: repo, Checks: checks}
 }
 

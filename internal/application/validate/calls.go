@@ -26,10 +26,12 @@ import (
 //     required one without default that is not passed;
 //   - USER.CALL.UNKNOWN_OUTPUT: an `outputs:` key that is neither an output nor a state of the callee.
 //
-// Called workflows are followed as deep as they call, each file read once.
-func CallCheck(src ports.WorkflowSource) Check {
-	return func(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
-		c := &callChecker{src: src, files: map[string]*calleeFile{}, reported: map[string]bool{wf.File: true}}
+// Called workflows are followed as deep as they call, each file read once; the checks in others
+// (plugins, expressions, operations) run on each called workflow too, so `awf validate` of the
+// caller finds what a run of the callee would meet.
+func CallCheck(src ports.WorkflowSource, others ...Check) Check {
+	return func(ctx context.Context, wf *workflow.Workflow) fault.Diagnostics {
+		c := &callChecker{ctx: ctx, others: others, src: src, files: map[string]*calleeFile{}, reported: map[string]bool{wf.File: true}}
 		c.root(wf)
 		return c.ds
 	}
@@ -42,6 +44,8 @@ type calleeFile struct {
 }
 
 type callChecker struct {
+	ctx      context.Context
+	others   []Check
 	src      ports.WorkflowSource
 	ds       fault.Diagnostics
 	files    map[string]*calleeFile // by "from\x00name"
@@ -68,7 +72,11 @@ func (c *callChecker) load(wf *workflow.Workflow, s *workflow.State) *workflow.W
 	}
 	if cf.wf != nil && !c.reported[cf.wf.File] {
 		c.reported[cf.wf.File] = true
-		for _, d := range cf.ds {
+		ds := cf.ds
+		for _, check := range c.others {
+			ds = append(ds, check(c.ctx, cf.wf)...)
+		}
+		for _, d := range ds {
 			d.Message = fmt.Sprintf("in called workflow %s: %s [%s]", filepath.Base(cf.wf.File), d.Message, d.Code)
 			if d.Severity == fault.SeverityError {
 				d.Code = fault.UserCallInvalidCallee

@@ -157,3 +157,17 @@ func TestCallCheckHints(t *testing.T) {
 		t.Fatalf("%v", ds)
 	}
 }
+
+func TestCallCheckRunsTheOtherChecksOnCallees(t *testing.T) {
+	var seen []string
+	other := func(_ context.Context, wf *workflow.Workflow) fault.Diagnostics {
+		seen = append(seen, wf.Name)
+		var ds fault.Diagnostics
+		ds.Errorf(cpos(wf.File, 2, 1), fault.UserExprInvalid, "", "bad when")
+		return ds
+	}
+	ds := CallCheck(&srcFake{wfs: map[string]*workflow.Workflow{"child": leaf("child")}}, other)(context.Background(), caller("a", "child", []string{"msg"}, nil))
+	if strings.Join(seen, ",") != "child" || len(ds) != 1 || ds[0].Code != fault.UserCallInvalidCallee || ds[0].Message != "in called workflow child.yaml: bad when [USER.EXPR.INVALID]" {
+		t.Fatalf("seen %v, diagnostics %v", seen, ds)
+	}
+}

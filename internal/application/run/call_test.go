@@ -9,6 +9,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/retry"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -221,5 +222,28 @@ func TestCallInterrupted(t *testing.T) {
 	res, err := newRun(t, Options{Commands: sh, Workflows: &fakeSource{wfs: map[string]*workflow.Workflow{"blocking": blocking}}}).Run(ctx, parent, nil)
 	if fault.ExitCode(err) != fault.ExitInterrupted || res.Status != RunInterrupted {
 		t.Fatalf("err %v status %s", err, res.Status)
+	}
+}
+
+func TestCallRelaysRetriesNested(t *testing.T) {
+	flaky := cmdState("flaky", "boom", "ok", "ko")
+	flaky.Retry = &retry.Policy{MaxAttempts: 2}
+	child := machine("child", nil, flaky)
+	rec := &recorder{}
+	sh := &fakeShell{t: t, results: map[string]ports.CommandResult{"boom": {ExitCode: 4}}}
+	parent := machine("parent", nil, callState("call", "child", nil, nil, "ok", "ko"))
+	res, err := newRun(t, Options{Commands: sh, Observer: rec, Workflows: &fakeSource{wfs: map[string]*workflow.Workflow{"child": child}},
+		Wait: func(context.Context, time.Duration) error { return nil }}).Run(context.Background(), parent, nil)
+	if fault.CodeOf(err) != fault.WorkflowRunFailed || res.Steps[len(res.Steps)-1].Next != "ko" {
+		t.Fatalf("err %v steps %+v", err, res.Steps)
+	}
+	var retried []string
+	for _, e := range rec.events {
+		if r, ok := e.(StepRetrying); ok {
+			retried = append(retried, r.Name)
+		}
+	}
+	if strings.Join(retried, ",") != "call/flaky" || len(sh.seen) != 2 {
+		t.Fatalf("retries %v, commands %v", retried, sh.commands())
 	}
 }

@@ -132,3 +132,11 @@ func TestOperationPlugin(t *testing.T) {
 		t.Errorf("op %+v call %q", op, pl.call)
 	}
 }
+
+func TestOperationWithoutOutputsHasNoOutput(t *testing.T) {
+	ops := &fakeOps{res: ports.OperationResult{Error: "refused"}}
+	res, _ := newRun(t, Options{Operations: ops}).Run(context.Background(), machine("ops", nil, opState("op", "http.request", nil)), nil)
+	if op := res.Steps[0]; op.Output != "" || op.Response != nil || op.Error != "refused" {
+		t.Fatalf("op %+v", op)
+	}
+}

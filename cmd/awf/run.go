@@ -23,6 +23,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/expr"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/operations/httpop"
 	"github.com/awf-dev/awf/internal/infrastructure/osenv"
 	"github.com/awf-dev/awf/internal/infrastructure/pathprobe"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
@@ -32,6 +33,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
+	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
 
 func newRunCmd(g *globalFlags) *cobra.Command {
@@ -112,6 +114,9 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		AwfPath:          selfPath(),
 		Redactor:         secrets(),
 		InProcess:        inProcessProviders(),
+		Workflows:        yamlrepo.Repository{Root: root},
+		Operations:       httpop.Runner{},
+		Plugins:          host,
 	}
 }
 

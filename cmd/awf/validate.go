@@ -12,6 +12,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/infrastructure/expr"
+	"github.com/awf-dev/awf/internal/infrastructure/operations/httpop"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
@@ -71,8 +72,11 @@ func validationService(g *globalFlags) (validate.Service, func(), error) {
 // validationServiceWith validates against a plugin host the caller owns, so `awf run` starts each
 // plugin once for validation and for its agent steps' in-process routers.
 func validationServiceWith(root string, host *plugins.Host) validate.Service {
-	checks := append(providerChecks(), validate.PluginCheck(host), validate.ExpressionCheck(expr.Compiler{}))
-	return validate.Service{Repo: yamlrepo.Repository{Root: root}, Checks: checks}
+	repo := yamlrepo.Repository{Root: root}
+	checks := append(providerChecks(), validate.PluginCheck(host), validate.ExpressionCheck(expr.Compiler{}),
+		validate.OperationCheck(httpop.Runner{}.Specs(), host))
+	checks = append(checks, validate.CallCheck(repo, checks...))
+	return validate.Service{Repo: repo, Checks: checks}
 }
 
 func printValidationText(out, errOut io.Writer, rep validate.Report) {

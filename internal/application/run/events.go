@@ -32,6 +32,8 @@ type StepResult struct {
 	Next     string        `json:"next,omitempty"`
 	// Tools summarises the step's tool calls through awf's proxy, by tool, variant and outcome.
 	Tools string `json:"tools,omitempty"`
+	// Response is the step's structured result, when its kind has one (operation, call_workflow).
+	Response map[string]any `json:"response,omitempty"`
 	// Attempts counts the runs of the step when its retry policy ran it more than once.
 	Attempts int `json:"attempts,omitempty"`
 	// JSON is the parsed answer of an agent step with output_format: json.

@@ -32,6 +32,9 @@ type Outcome struct {
 	Tools string
 	// JSON is the parsed answer of an agent step with output_format: json.
 	JSON any
+	// Response is the step's structured result (an operation's outputs, a sub-workflow's mapped
+	// outputs), read as states.<name>.Response.<key>.
+	Response map[string]any
 	// End is set by the executors of states that end the run (terminal states).
 	End *End
 	// Next, when set, is where the run goes, whatever the state's transitions say: a loop left

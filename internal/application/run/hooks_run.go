@@ -84,7 +84,7 @@ func stepError(sr StepResult) ErrorInfo {
 
 // withStep records a step's result in scope, and its error when it failed.
 func withStep(scope Scope, sr StepResult) Scope {
-	scope = scope.WithState(sr.Name, StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status), JSON: sr.JSON})
+	scope = scope.WithState(sr.Name, stateDataOf(sr))
 	if sr.Status == StepFailure {
 		scope = scope.WithError(stepError(sr))
 	}

@@ -63,6 +63,12 @@ type Options struct {
 	// Proxy prepares the MCP proxy of agent steps with mcp_proxy.enable; nil runs such steps
 	// without one only if they do not ask for it.
 	Proxy *stepproxy.Service
+	// Workflows loads the workflows call_workflow states call; nil stops a run that reaches one.
+	Workflows ports.WorkflowSource
+	// Operations serves the built-in operations (http.request) and Plugins the operations of
+	// the project's plugins, for operation states; nil fails a state that needs one.
+	Operations ports.OperationRunner
+	Plugins    ports.OperationProvider
 	// Executors adds or replaces the executor of a kind of state; the built-in kinds have theirs.
 	Executors map[workflow.StateType]Executor
 }
@@ -98,12 +104,14 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	}
 	p := paths{root: opts.Dir}
 	executors := map[workflow.StateType]Executor{
-		workflow.StateCommand:  commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
-		workflow.StateAgent:    agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
-		workflow.StateTerminal: terminalExecutor{},
-		workflow.StateParallel: flowExecutor{},
-		workflow.StateForEach:  flowExecutor{},
-		workflow.StateWhile:    flowExecutor{},
+		workflow.StateCommand:      commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
+		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
+		workflow.StateTerminal:     terminalExecutor{},
+		workflow.StateParallel:     flowExecutor{},
+		workflow.StateForEach:      flowExecutor{},
+		workflow.StateWhile:        flowExecutor{},
+		workflow.StateCallWorkflow: callExecutor{source: opts.Workflows, env: envMap(opts.Environ)},
+		workflow.StateOperation:    operationExecutor{builtins: opts.Operations, plugins: opts.Plugins},
 	}
 	for k, x := range opts.Executors {
 		executors[k] = x
@@ -167,7 +175,7 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	sched.events = &serialObserver{obs: events}
 	end := ending{status: RunError, scope: scope}
 	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
-		end = sched.walk(ctx, wf, scope, log)
+		end = sched.walk(withFrame(ctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, scope, log)
 		sched.workflowEnd(ctx, wf, end, end.scope, log)
 	}
 	duration := time.Since(start)

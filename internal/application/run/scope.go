@@ -12,6 +12,8 @@ type StateData struct {
 	// is parsed from Output on first use (see scope_ns.go).
 	JSON any
 	json *lazyJSON
+	// Response is the structured result of operation and call_workflow states; nil otherwise.
+	Response map[string]any
 }
 
 // Fields are a state's values under both spellings workflows use: the Go names of awf and the
@@ -24,6 +26,7 @@ func (d StateData) Fields() map[string]any {
 		"ExitCode": d.ExitCode, "exit_code": d.ExitCode,
 		"Status": d.Status, "status": d.Status,
 		"JSON": d.jsonValue(), "json": d.jsonValue(),
+		"Response": d.Response, "response": d.Response,
 	}
 }
 

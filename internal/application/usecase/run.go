@@ -71,6 +71,11 @@ type RunPorts struct {
 	// Redactor is the process's redactor, shared with the log, the spans and the view; the run
 	// adds the variables its agent steps name in api_key_env. nil masks nothing.
 	Redactor *redact.Redactor
+	// Workflows loads the workflows call_workflow states call; Operations serves the built-in
+	// operations and Plugins the plugins' operations of operation states.
+	Workflows  ports.WorkflowSource
+	Operations ports.OperationRunner
+	Plugins    ports.OperationProvider
 }
 
 // Run is `awf run`: validate a workflow and its inputs, then run it with a log, traces, a
@@ -175,6 +180,9 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		Observer:    obs,
 		RunID:       runID,
 		Dir:         u.Root,
+		Workflows:   u.Workflows,
+		Operations:  u.Operations,
+		Plugins:     u.Plugins,
 	})
 	if err != nil {
 		return err

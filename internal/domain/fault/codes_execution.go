@@ -81,4 +81,15 @@ const (
 	ExecutionToolCancelled = "EXECUTION.TOOL.CANCELLED"
 	// ExecutionAgentEventTooLarge: one server-sent event's data: lines add up past the cap (a hostile or broken endpoint).
 	ExecutionAgentEventTooLarge = "EXECUTION.AGENT.EVENT_TOO_LARGE"
+	// EXECUTION.CALL
+	// ExecutionCallDepth: call_workflow states nested deeper than the limit (10)
+	ExecutionCallDepth = "EXECUTION.CALL.DEPTH_EXCEEDED"
+	// ExecutionCallCycle: a workflow called while it is already running in the chain
+	ExecutionCallCycle = "EXECUTION.CALL.CYCLE"
+	// ExecutionCallLoad: the called workflow could not be loaded at run time
+	ExecutionCallLoad = "EXECUTION.CALL.LOAD"
+
+	// EXECUTION.OPERATION
+	// ExecutionOperationUnavailable: no runner serves the operation in this awf
+	ExecutionOperationUnavailable = "EXECUTION.OPERATION.UNAVAILABLE"
 )

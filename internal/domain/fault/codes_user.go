@@ -258,4 +258,36 @@ const (
 	UserAgentRootOutside = "USER.AGENT.ROOT_OUTSIDE_PROJECT"
 	// UserPluginsEnvUnset: a plugins.yaml env: value references a variable that is not set.
 	UserPluginsEnvUnset = "USER.PLUGINS.ENV_UNSET"
+	// USER.CALL: call_workflow states
+	// UserCallMissingWorkflow: no `workflow:` to call
+	UserCallMissingWorkflow = "USER.CALL.MISSING_WORKFLOW"
+	// UserCallUnknownWorkflow: the called workflow does not exist
+	UserCallUnknownWorkflow = "USER.CALL.UNKNOWN_WORKFLOW"
+	// UserCallCycle: workflows that call each other in a circle
+	UserCallCycle = "USER.CALL.CYCLE"
+	// UserCallUnknownInput: an input the called workflow does not declare
+	UserCallUnknownInput = "USER.CALL.UNKNOWN_INPUT"
+	// UserCallMissingInput: a required input of the called workflow is not passed
+	UserCallMissingInput = "USER.CALL.MISSING_INPUT"
+	// UserCallUnknownOutput: an `outputs:` key the called workflow neither declares nor has as a state
+	UserCallUnknownOutput = "USER.CALL.UNKNOWN_OUTPUT"
+	// UserCallInvalidOutput: an `outputs:` entry with an empty target name
+	UserCallInvalidOutput = "USER.CALL.INVALID_OUTPUT"
+	// UserCallInvalidCallee: the called workflow has errors of its own
+	UserCallInvalidCallee = "USER.CALL.INVALID_CALLEE"
+	// UserCallTooDeep: a chain of calls known before the run to nest deeper than the limit
+	UserCallTooDeep = "USER.CALL.TOO_DEEP"
+
+	// USER.OPERATION: operation states
+	// UserOperationMissing: no `operation:` name
+	UserOperationMissing = "USER.OPERATION.MISSING"
+	// UserOperationUnknown: neither a built-in nor an operation of a declared plugin
+	UserOperationUnknown = "USER.OPERATION.UNKNOWN"
+	// UserOperationUnknownInput: an input the operation does not take
+	UserOperationUnknownInput = "USER.OPERATION.UNKNOWN_INPUT"
+	// UserOperationMissingInput: a required input of the operation is not given
+	UserOperationMissingInput = "USER.OPERATION.MISSING_INPUT"
+
+	// UserWorkflowInvalidOutput: a top-level `outputs:` entry without name or from, or a duplicate
+	UserWorkflowInvalidOutput = "USER.WORKFLOW.INVALID_OUTPUT"
 )

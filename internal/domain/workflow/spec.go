@@ -33,6 +33,8 @@ var kinds = []kind{
 	{StateParallel, nil, parallelStateKeys, func() Spec { return &ParallelSpec{} }},
 	{StateForEach, nil, forEachStateKeys, func() Spec { return &ForEachSpec{} }},
 	{StateWhile, nil, whileStateKeys, func() Spec { return &WhileSpec{} }},
+	{StateCallWorkflow, nil, callStateKeys, func() Spec { return &CallSpec{} }},
+	{StateOperation, nil, operationStateKeys, func() Spec { return &OperationSpec{} }},
 }
 
 // kindOf returns the description of kind t.

@@ -8,7 +8,7 @@ import (
 )
 
 func TestKinds(t *testing.T) {
-	if got := Kinds(); !reflect.DeepEqual(got, []StateType{StateCommand, StateAgent, StateTerminal, StateParallel, StateForEach, StateWhile}) {
+	if got := Kinds(); !reflect.DeepEqual(got, []StateType{StateCommand, StateAgent, StateTerminal, StateParallel, StateForEach, StateWhile, StateCallWorkflow, StateOperation}) {
 		t.Errorf("Kinds() = %v", got)
 	}
 	for _, k := range Kinds() {
@@ -24,7 +24,7 @@ func TestKinds(t *testing.T) {
 	if b.(*AgentSpec).Provider != "" {
 		t.Error("NewSpec hands out one shared spec")
 	}
-	if !reflect.DeepEqual(StateTypeNames, []string{"command", "agent", "terminal", "parallel", "for_each", "while", "step"}) {
+	if !reflect.DeepEqual(StateTypeNames, []string{"command", "agent", "terminal", "parallel", "for_each", "while", "call_workflow", "operation", "step"}) {
 		t.Errorf("StateTypeNames = %v", StateTypeNames)
 	}
 	for word, want := range map[string]StateType{"command": StateCommand, "step": StateCommand, "agent": StateAgent, "terminal": StateTerminal} {
@@ -42,10 +42,12 @@ func TestStateKeysByKind(t *testing.T) {
 		{StateCommand, []string{"type", "description", "command", "script_file", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}},
 		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "dir", "timeout", "mcp_proxy", "hooks", "on_success", "on_failure", "transitions", "retry"}},
 		{StateTerminal, []string{"type", "description", "status", "message"}},
-		{"", []string{"type", "description", "command", "script_file", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "mcp_proxy", "status", "message", "parallel", "strategy", "max_concurrent", "items", "body", "max_iterations", "break_when", "on_complete", "while"}},
+		{"", []string{"type", "description", "command", "script_file", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "mcp_proxy", "status", "message", "parallel", "strategy", "max_concurrent", "items", "body", "max_iterations", "break_when", "on_complete", "while", "workflow", "inputs", "outputs", "operation"}},
 		{StateParallel, []string{"type", "description", "parallel", "strategy", "max_concurrent", "on_success", "on_failure", "transitions", "timeout"}},
 		{StateForEach, []string{"type", "description", "items", "body", "max_iterations", "break_when", "on_complete", "on_success", "on_failure", "transitions", "timeout"}},
 		{StateWhile, []string{"type", "description", "while", "body", "max_iterations", "break_when", "on_complete", "on_success", "on_failure", "transitions", "timeout"}},
+		{StateCallWorkflow, []string{"type", "description", "workflow", "inputs", "outputs", "timeout", "on_success", "on_failure", "transitions", "retry"}},
+		{StateOperation, []string{"type", "description", "operation", "inputs", "timeout", "on_success", "on_failure", "transitions", "retry"}},
 	}
 	for _, tc := range tests {
 		if got := StateKeys(tc.t); !reflect.DeepEqual(got, tc.want) {

@@ -117,7 +117,6 @@ func TestCheckTemplate(t *testing.T) {
 	}
 }
 
-func itoa(n int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + string(rune('0'+n))) }
 
 func TestCheckTemplateErrorsAndHints(t *testing.T) {
 	if _, err := CheckTemplate("{{.x", nil); !errors.As(err, new(*TemplateError)) {

@@ -109,7 +109,7 @@ func TestValidateCases(t *testing.T) {
 			s := w.States["build"]
 			s.Type, s.Spec, s.OnSuccess, s.OnFailure = "shell", nil, "", ""
 			wrote(s, "type", p(6, 5), p(6, 11))
-		}, []diag{{"USER.WORKFLOW.UNKNOWN_STATE_TYPE@6:11", `state "build" has unknown type "shell"`, "valid: command, agent, terminal, parallel, for_each, while, step"}}},
+		}, []diag{{"USER.WORKFLOW.UNKNOWN_STATE_TYPE@6:11", `state "build" has unknown type "shell"`, "valid: command, agent, terminal, parallel, for_each, while, call_workflow, operation, step"}}},
 		{"a key of terminals on an agent", func(w *Workflow) { wrote(w.States["ask"], "status", p(11, 5), p(11, 13)) },
 			[]diag{{"USER.WORKFLOW.KEY_NOT_ALLOWED@11:5", `key "status" is not valid for agent states`, "remove `status:`, or change `type:` to terminal"}}},
 		{"a key of two kinds on a terminal", func(w *Workflow) { wrote(w.States["done"], "dir", p(12, 20), p(12, 25)) },

@@ -13,12 +13,14 @@ import (
 var (
 	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
 	// so {{inputs.x}} works as the reference's workflows write it.
-	TemplateRoots  = []string{"inputs", "states", "env", "workflow", "awf", "context", "error", "loop"}
-	stateFields    = []string{"Output", "Stderr", "ExitCode", "Status", "JSON", "output", "stderr", "exit_code", "status", "json"}
-	workflowFields = []string{"ID", "Name", "Duration", "CurrentState", "id", "name", "duration", "current_state"}
+	TemplateRoots = []string{"inputs", "states", "env", "workflow", "awf", "context", "error", "loop"}
+	stateFields   = []string{"Output", "Stderr", "ExitCode", "Status", "JSON", "Response", "output", "stderr", "exit_code", "status", "json", "response"}
+	// structuredFields are the state fields holding a map, whose keys a template may read on.
+	structuredFields = []string{"Response", "response"}
+	workflowFields   = []string{"ID", "Name", "Duration", "CurrentState", "id", "name", "duration", "current_state"}
 )
 
-const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status|JSON, .env.VAR, .workflow.ID|Name|Duration|CurrentState, .awf.*_dir, .context.working_dir|user|hostname and, in workflow_error hooks, .error.message|state|exit_code|type"
+const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status|JSON|Response, .env.VAR, .workflow.ID|Name|Duration|CurrentState, .awf.*_dir, .context.working_dir|user|hostname and, in workflow_error hooks, .error.message|state|exit_code|type"
 
 func (v *validator) template(s *State, key, text string) {
 	v.templateAt(s.ValueAt(key), fmt.Sprintf("%s of state %q", key, s.Name), text)
@@ -94,7 +96,7 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 			v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
 			return
 		}
-		if len(p) > 3 {
+		if len(p) > 3 && !slices.Contains(structuredFields, p[2]) {
 			v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:3]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[3], Ref{Path: p[:3]}, r)
 		}
 	case "env":

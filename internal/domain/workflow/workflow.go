@@ -26,7 +26,9 @@ type Workflow struct {
 	Inputs []Input
 	// Hooks run at the run's start and end (workflow_start, workflow_end, workflow_error,
 	// workflow_cancel).
-	Hooks   WorkflowHooks
+	Hooks WorkflowHooks
+	// Outputs are the values the workflow hands back when another workflow calls it.
+	Outputs []Output
 	Initial string
 	// States by name; Order keeps the file order for stable output.
 	States map[string]*State
@@ -78,6 +80,10 @@ const (
 	StateParallel StateType = "parallel"
 	StateForEach  StateType = "for_each"
 	StateWhile    StateType = "while"
+	// StateCallWorkflow runs another workflow as a sub-workflow.
+	StateCallWorkflow StateType = "call_workflow"
+	// StateOperation runs a built-in or plugin operation.
+	StateOperation StateType = "operation"
 )
 
 // TerminalStatus is how a terminal state ends the run.

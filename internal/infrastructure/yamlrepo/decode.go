@@ -12,7 +12,7 @@ import (
 // The schema of a workflow file (DESIGN §3). State keys live in the domain, which also decides
 // which state types accept them.
 var (
-	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "hooks", "states"}
+	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "outputs", "hooks", "states"}
 	inputKeys = []string{"name", "type", "required", "default", "description", "validation"}
 )
 
@@ -69,6 +69,8 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 			l.inputs(w, pm, e.v)
 		case "hooks":
 			w.Hooks = l.workflowHooks(e.v, pm)
+		case "outputs":
+			l.outputs(w, pm, e.v)
 		case "states":
 			l.states(w, pm, e)
 		}
@@ -224,6 +226,10 @@ func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
 		l.forEachKey(sp, f, spm)
 	case *workflow.WhileSpec:
 		l.whileKey(sp, f, spm)
+	case *workflow.CallSpec:
+		l.callKey(sp, f, spm)
+	case *workflow.OperationSpec:
+		l.operationKey(sp, f, spm)
 	}
 }
 
@@ -285,6 +291,12 @@ func (l *loader) unknownStateKey(s *workflow.State, f entry) {
 	if f.key == "agent" {
 		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
 			"awf states are flat: write `type: agent` with `provider:` and `prompt:` directly in the state",
+			"unknown key %q %s", f.key, where)
+		return
+	}
+	if f.key == "call_workflow" {
+		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
+			"write `type: call_workflow` with `workflow:`, `inputs:` and `outputs:` directly in the state",
 			"unknown key %q %s", f.key, where)
 		return
 	}

@@ -177,7 +177,7 @@ func TestHints(t *testing.T) {
 		{"input_invalid_type", fault.UserInputInvalidType, "did you mean 'integer'?"},
 		{"template_unknown_field", fault.UserTemplateUnknownField, "did you mean 'Output'?"},
 		{"template_unknown_reference", fault.UserTemplateUnknownReference, "did you mean '.inputs'?"},
-		{"unknown_state_type", fault.UserWorkflowUnknownStateType, "valid: command, agent, terminal, parallel, for_each, while, step"},
+		{"unknown_state_type", fault.UserWorkflowUnknownStateType, "valid: command, agent, terminal, parallel, for_each, while, call_workflow, operation, step"},
 		{"no_exit_missing", fault.UserWorkflowNoExit, "add `on_success: <state>` or make it a terminal state"},
 		{"key_not_allowed", fault.UserWorkflowKeyNotAllowed, "remove `command:`, or change `type:` to command"},
 		{"yaml_syntax", fault.UserYAMLSyntax, "indent with spaces, not tabs"},

@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate refcompare demo clean tools
+.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate refcompare demo demo-review clean tools
 
 all: build
 
@@ -64,6 +64,10 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real 
 demo: build plugins ## run the offline demo: an agent step whose tools go through awf
 	$(GO) build -trimpath -o $(BIN)/demo-model ./examples/demo-model
 	examples/demo.sh
+
+demo-review: build ## the review example offline: retry, for_each, parallel agents, call_workflow
+	$(GO) build -trimpath -o $(BIN)/demo-model ./examples/demo-model
+	examples/demo.sh examples/workflows/review.yaml
 
 demo-hello: build ## the command-only example workflow with inputs and a branch
 	$(AWF) run examples/workflows/hello.yaml --input name=developer --input shout=true

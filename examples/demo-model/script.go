@@ -174,7 +174,7 @@ func summary(c conversation) string {
 	})
 	line("retrieve_tools \"notes\"", idDiscover, func(r string) string { return fmt.Sprintf("%d bytes of matches", len(r)) })
 	line("Bash `"+bashCommand+"`", idBash, func(r string) string {
-		return "ran (this step allows destructive calls): " + fmt.Sprintf("%q", clip(firstLine(r)))
+		return "ran (awf offered Bash to this step): " + fmt.Sprintf("%q", clip(firstLine(r)))
 	})
 	line("notes_put "+noteKey, idNotesPut, func(r string) string { return fmt.Sprintf("%q", clip(firstLine(r))) })
 	line("notes_get "+noteKey, idNotesGet, func(r string) string { return fmt.Sprintf("%q", clip(firstLine(r))) })

@@ -3,6 +3,7 @@ package run
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"text/template"
 
@@ -51,6 +52,14 @@ func joinFunc(items any, sep string) (string, error) {
 		return strings.Join(out, sep), nil
 	case string:
 		return v, nil
+	}
+	// Any other list: an array input (workflow.InputList), a loop's items.
+	if rv := reflect.ValueOf(items); rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		out := make([]string, rv.Len())
+		for i := range out {
+			out[i] = fmt.Sprint(rv.Index(i).Interface())
+		}
+		return strings.Join(out, sep), nil
 	}
 	return "", fmt.Errorf("join: want a list, got %T", items)
 }

@@ -125,6 +125,12 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 // start sets the run's log, tracing and temp dir up, runs the workflow and shows the outcome.
 func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]any) error {
 	u.Redactor.AddNames(keyVariables(rep.Workflow)...)
+	for name, v := range inputs {
+		// An input named like a secret (api_key, db_password) is masked like such a variable.
+		if s, ok := v.(string); ok && redact.IsSecretName(name) {
+			u.Redactor.AddValue("input "+name, s)
+		}
+	}
 	runID := u.NewRunID()
 	runDir := filepath.Join(u.Root, ".awf", "runs", runID)
 	logFile := filepath.Join(runDir, "run.log")

@@ -88,6 +88,22 @@ func (r *Redactor) AddNames(names ...string) {
 	}
 }
 
+// AddValue masks value from then on, under label (what Secrets lists): the value of a workflow
+// input whose name marks it secret, which no environment variable holds.
+func (r *Redactor) AddValue(label, value string) {
+	if r == nil || len(value) < MinRun {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.env[label] == value && r.names[label] {
+		return
+	}
+	r.env[label] = value
+	r.names[label] = true
+	r.rebuild()
+}
+
 // Secrets returns the names of the variables whose values are masked, sorted.
 func (r *Redactor) Secrets() []string {
 	if r == nil {

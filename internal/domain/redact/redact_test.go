@@ -247,3 +247,20 @@ func TestOneShortestSecret(t *testing.T) {
 		t.Errorf("a 7-byte value was masked: %q", got)
 	}
 }
+
+func TestAddValue(t *testing.T) {
+	r := New(nil)
+	r.AddValue("input api_key", "short")
+	r.AddValue("input api_key", "k-0123456789abcdef")
+	if got := r.String("key is k-0123456789abcdef here"); strings.Contains(got, "0123456789") {
+		t.Errorf("an added value leaks: %q", got)
+	}
+	if got := r.String("short"); got != "short" {
+		t.Errorf("a value under MinRun is text: %q", got)
+	}
+	if s := r.Secrets(); len(s) != 1 || s[0] != "input api_key" {
+		t.Errorf("secrets %v", s)
+	}
+	var none *Redactor
+	none.AddValue("x", "k-0123456789abcdef")
+}

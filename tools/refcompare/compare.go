@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -104,6 +105,12 @@ func (c *comparer) exec(ctx context.Context, bin, dir string, args ...string) (s
 }
 
 func (c *comparer) execCode(ctx context.Context, bin, dir string, args ...string) (string, int) {
+	out, _, code := c.execSplit(ctx, bin, dir, args...)
+	return out, code
+}
+
+// execSplit runs bin and returns its whole output, its stdout alone, and its exit code.
+func (c *comparer) execSplit(ctx context.Context, bin, dir string, args ...string) (string, string, int) {
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
@@ -114,19 +121,19 @@ func (c *comparer) execCode(ctx context.Context, bin, dir string, args ...string
 	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	var buf, stdout bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(&buf, &stdout), &buf
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		return buf.String() + "\n(timed out)", -2
+		return buf.String() + "\n(timed out)", stdout.String(), -2
 	}
 	if err != nil {
 		if ee, ok := err.(*exec.ExitError); ok {
-			return buf.String(), ee.ExitCode()
+			return buf.String(), stdout.String(), ee.ExitCode()
 		}
-		return buf.String() + "\n" + err.Error(), -1
+		return buf.String() + "\n" + err.Error(), stdout.String(), -1
 	}
-	return buf.String(), 0
+	return buf.String(), stdout.String(), 0
 }
 
 func (c *comparer) inputArgs(name string) []string {
@@ -145,7 +152,7 @@ func (c *comparer) inputArgs(name string) []string {
 // runRef runs the workflow on the reference and reads its saved state.
 func (c *comparer) runRef(ctx context.Context, dir, name string) result {
 	out, _ := c.execCode(ctx, c.ref, dir, append([]string{"run", name}, c.inputArgs(name)...)...)
-	res := result{raw: out, status: "error", states: map[string]stateResult{}}
+	res := result{raw: out, status: "failure", states: map[string]stateResult{}}
 	files, _ := filepath.Glob(filepath.Join(dir, "home", ".local", "share", "awf", "states", "*.json"))
 	var st struct {
 		WorkflowName string
@@ -168,11 +175,8 @@ func (c *comparer) runRef(ctx context.Context, dir, name string) result {
 	switch st.Status {
 	case "completed":
 		res.status = "success"
-	case "failed":
+	default: // failed, cancelled, or no state saved (it stopped before running)
 		res.status = "failure"
-	case "":
-	default:
-		res.status = st.Status
 	}
 	res.terminal = st.CurrentStep
 	for n, s := range st.States {
@@ -183,8 +187,8 @@ func (c *comparer) runRef(ctx context.Context, dir, name string) result {
 
 // runOurs runs the workflow on this awf and reads its JSON summary.
 func (c *comparer) runOurs(ctx context.Context, dir, name string) result {
-	out, _ := c.execCode(ctx, c.ours, dir, append([]string{"run", name, "--format", "json"}, c.inputArgs(name)...)...)
-	res := result{raw: out, status: "error", states: map[string]stateResult{}}
+	out, stdout, _ := c.execSplit(ctx, c.ours, dir, append([]string{"run", name, "--format", "json"}, c.inputArgs(name)...)...)
+	res := result{raw: out, status: "failure", states: map[string]stateResult{}}
 	var sum struct {
 		Status   string `json:"status"`
 		Terminal string `json:"terminal"`
@@ -194,9 +198,10 @@ func (c *comparer) runOurs(ctx context.Context, dir, name string) result {
 			ExitCode int    `json:"exit_code"`
 		} `json:"steps"`
 	}
-	if i := strings.Index(out, "{"); i >= 0 && json.Unmarshal([]byte(out[i:]), &sum) == nil {
+	if json.Unmarshal([]byte(stdout), &sum) == nil {
+		// The reference has one word for a run that did not succeed; so does the comparison.
 		res.status, res.terminal = sum.Status, sum.Terminal
-		if res.status == "error" && sum.Terminal == "" {
+		if res.status == "error" || res.status == "interrupted" {
 			res.status = "failure"
 		}
 		for _, s := range sum.Steps {

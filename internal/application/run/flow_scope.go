@@ -87,7 +87,7 @@ func (s Scope) withFlow(other Scope) Scope {
 // absorb returns s with the results recorded in child's own level (a branch's Fork).
 func (s Scope) absorb(child Scope) Scope {
 	for name, d := range child.states {
-		s = s.WithState(name, d)
+		s = s.WithState(name, *d)
 	}
 	return s
 }

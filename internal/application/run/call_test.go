@@ -252,7 +252,7 @@ func TestCallRelaysRetriesNested(t *testing.T) {
 // caller, and the caller's current state and .error stay the caller's.
 func TestCalleeSeesTheHostButNotTheCallersError(t *testing.T) {
 	sh := &fakeShell{t: t, results: map[string]ports.CommandResult{
-		"false":            {ExitCode: 1},
+		"false":           {ExitCode: 1},
 		"echo ann /c - l": {Stdout: "seen\n"},
 	}}
 	child := machine("child", nil, cmdState("look", "echo {{.context.user}} {{.awf.config_dir}} -{{.error.state}} {{.workflow.current_state | printf \"%.1s\"}}", "ok", "ko"))

@@ -117,7 +117,6 @@ func TestCheckTemplate(t *testing.T) {
 	}
 }
 
-
 func TestCheckTemplateErrorsAndHints(t *testing.T) {
 	if _, err := CheckTemplate("{{.x", nil); !errors.As(err, new(*TemplateError)) {
 		t.Errorf("syntax error: %v", err)

@@ -20,6 +20,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // endlessData serves data: lines and never a blank line, until the client goes away or a
@@ -181,6 +182,9 @@ func TestHostileEndpointPeakMemory(t *testing.T) {
 	}
 	if testing.Short() {
 		t.Skip("runs two subprocesses")
+	}
+	if raceDetector {
+		testkit.Skip(t, "peak memory is measured without the race detector (make test measures it)")
 	}
 	for _, probe := range []string{"endless-data", "reads-per-turn"} {
 		t.Run(probe, func(t *testing.T) {

@@ -339,7 +339,8 @@ func TestLoopErrors(t *testing.T) {
     items: '{{.states.nothing.Output}}'
     body: [show]
     on_complete: done
-  nothing: {type: command, command: 'true', on_success: done}
+    on_failure: nothing
+  nothing: {type: command, command: 'true', on_success: each}
   show: {type: command, command: 'echo x'}
   done: {type: terminal}
 `, nil)

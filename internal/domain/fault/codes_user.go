@@ -290,4 +290,8 @@ const (
 
 	// UserWorkflowInvalidOutput: a top-level `outputs:` entry without name or from, or a duplicate
 	UserWorkflowInvalidOutput = "USER.WORKFLOW.INVALID_OUTPUT"
+
+	// UserTemplateNeverRun: a template reading a state that no run can have finished before the
+	// state holding the template (a forward or self reference): it would fail every run.
+	UserTemplateNeverRun = "USER.TEMPLATE.NEVER_RUN"
 )

@@ -27,6 +27,7 @@ func Validate(w *Workflow) fault.Diagnostics {
 	v.hooks("workflow", w.Hooks.Named())
 	v.flow()
 	v.graph()
+	v.order()
 	v.outputs()
 	v.ds.Sort()
 	return v.ds

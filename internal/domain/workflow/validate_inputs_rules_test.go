@@ -119,6 +119,7 @@ func TestValidateTemplateKinds(t *testing.T) {
 		}
 	}
 	w.States["build"].Command().Command = "echo {{if eq .inputs.n `3`}}x{{end}}\n{{with .states.ask}}{{.Nope}}{{end}}"
+	w.States["ask"].OnFailure = "build" // ask can run before build
 	var got []string
 	for _, d := range Validate(w) {
 		got = append(got, d.Code+": "+d.Message)

@@ -23,7 +23,7 @@ states:
     type: call_workflow
     workflow: child
     inputs:
-      message: "{{.states.call.Output}}"
+      message: "{{.workflow.name}}"
       count: 3
     outputs:
       result: got
@@ -49,7 +49,7 @@ func TestDecodeCallAndOperation(t *testing.T) {
 		t.Fatalf("diagnostics: %v", ds)
 	}
 	call := w.States["call"].Call()
-	if call == nil || call.Workflow != "child" || !reflect.DeepEqual(call.Inputs, map[string]string{"message": "{{.states.call.Output}}", "count": "3"}) ||
+	if call == nil || call.Workflow != "child" || !reflect.DeepEqual(call.Inputs, map[string]string{"message": "{{.workflow.name}}", "count": "3"}) ||
 		!reflect.DeepEqual(call.InputOrder, []string{"message", "count"}) || !reflect.DeepEqual(call.Outputs, map[string]string{"result": "got"}) {
 		t.Fatalf("call spec %+v", call)
 	}

@@ -1,0 +1,62 @@
+package workflow
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
+
+// TestNeverRunReferences: a template reading a state that cannot have run by then fails every
+// run, so awf validate refuses it; one that ran on some path, or earlier on every path, passes.
+func TestNeverRunReferences(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(w *Workflow)
+		want   string // "" for no NEVER_RUN error; else a part of its message
+	}{
+		{"an earlier state", func(*Workflow) {}, ""},
+		{"a later state", func(w *Workflow) { w.States["build"].Command().Command = "echo {{.states.ask.Output}}" },
+			`command of state "build" reads .states.ask, which can never have run by then: no path leads from it to here`},
+		{"itself", func(w *Workflow) { w.States["build"].Command().Dir = "{{.states.build.ExitCode}}" },
+			`dir of state "build" reads .states.build, which can never have run by then: it reads its own results`},
+		{"itself, in a retry loop", func(w *Workflow) {
+			w.States["build"].Command().Command = "echo {{.states.build.ExitCode}}"
+			w.States["build"].OnFailure = "build"
+		}, ""},
+		{"a later state that may have run before, through a loop back", func(w *Workflow) {
+			w.States["build"].Command().Command = "echo {{.states.ask.Output}}"
+			w.States["ask"].OnFailure = "build"
+		}, ""},
+		{"a state no run enters", func(w *Workflow) {
+			w.States["lost"] = &State{Name: "lost", Type: StateCommand, Spec: &CommandSpec{Command: "true"}, OnSuccess: "ask"}
+			w.Order = append(w.Order, "lost")
+			w.States["ask"].Agent().Prompt = "{{.states.lost.Output}}"
+		}, `prompt of state "ask" reads .states.lost`},
+		{"a failure terminal's message reads the failed step", func(w *Workflow) {
+			w.States["failed"].Terminal().Message = "{{.states.build.Stderr}}"
+		}, ""},
+		{"a success terminal's message reads a state that never precedes it", func(w *Workflow) {
+			w.States["failed"].Terminal().Message = "{{.states.ask.Output}}"
+		}, `message of state "failed" reads .states.ask`},
+		{"an unknown state is reported once, elsewhere", func(w *Workflow) { w.States["build"].Command().Command = "echo {{.states.nope.Output}}" }, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			w := build()
+			tc.change(w)
+			var got []fault.Diagnostic
+			for _, d := range Validate(w) {
+				if d.Code == fault.UserTemplateNeverRun {
+					got = append(got, d)
+				}
+			}
+			switch {
+			case tc.want == "" && len(got) != 0:
+				t.Errorf("unexpected: %v", got)
+			case tc.want != "" && (len(got) != 1 || !strings.Contains(got[0].Message, tc.want) || got[0].Severity != fault.SeverityError):
+				t.Errorf("got %v, want one error containing %q", got, tc.want)
+			}
+		})
+	}
+}

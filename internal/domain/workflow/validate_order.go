@@ -12,12 +12,11 @@ func (v *validator) order() {
 	if w.States[w.Initial] == nil {
 		return
 	}
-	fromInitial := v.reach(w.Initial)
-	fromInitial[w.Initial] = true
-	after := map[string]map[string]bool{}
+	r := v.reachability()
+	entered := func(n string) bool { return n == w.Initial || r.reaches(w.Initial, n) }
 	for _, n := range v.stateNames {
 		s := w.States[n]
-		if !fromInitial[n] {
+		if !entered(n) {
 			continue // never entered: warned about on its own
 		}
 		for _, f := range orderedTemplates(s) {
@@ -26,16 +25,13 @@ func (v *validator) order() {
 				continue // reported by the template check
 			}
 			seen := map[string]bool{}
-			for _, r := range refs {
-				if len(r.Path) < 2 || r.Path[0] != "states" || w.States[r.Path[1]] == nil || seen[r.Path[1]] {
+			for _, ref := range refs {
+				if len(ref.Path) < 2 || ref.Path[0] != "states" || w.States[ref.Path[1]] == nil || seen[ref.Path[1]] {
 					continue
 				}
-				x := r.Path[1]
+				x := ref.Path[1]
 				seen[x] = true
-				if after[x] == nil {
-					after[x] = v.reach(x)
-				}
-				if fromInitial[x] && after[x][n] {
+				if entered(x) && r.reaches(x, n) {
 					continue
 				}
 				why := "no path leads from it to here"
@@ -64,19 +60,118 @@ func orderedTemplates(s *State) []templateField {
 	return out
 }
 
-// reach returns the states reachable from start by one edge or more (start itself only through
-// a cycle).
-func (v *validator) reach(start string) map[string]bool {
-	seen := map[string]bool{}
-	queue := v.edges(v.w.States[start])
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		queue = append(queue, v.edges(v.w.States[n])...)
+// reachability says which states a run can go on to from each state, by one edge or more. It is
+// built once per validation: the strongly connected components of the state graph (Tarjan),
+// then one bit set per component in reverse topological order, so a 500-state workflow costs a
+// few thousand word operations rather than a walk of the graph per state read.
+type reachability struct {
+	idx  map[string]int
+	comp []int      // component of each state
+	bits [][]uint64 // states reachable from each component's states
+}
+
+func (r reachability) reaches(from, to string) bool {
+	i, ok1 := r.idx[from]
+	j, ok2 := r.idx[to]
+	if !ok1 || !ok2 {
+		return false
 	}
-	return seen
+	return r.bits[r.comp[i]][j/64]&(1<<(j%64)) != 0
+}
+
+func (v *validator) reachability() reachability {
+	names := v.stateNames
+	n := len(names)
+	r := reachability{idx: make(map[string]int, n), comp: make([]int, n)}
+	for i, name := range names {
+		r.idx[name] = i
+	}
+	succ := make([][]int, n)
+	for i, name := range names {
+		for _, t := range v.edges(v.w.States[name]) {
+			if j, ok := r.idx[t]; ok {
+				succ[i] = append(succ[i], j)
+			}
+		}
+	}
+	comps := tarjan(succ, r.comp) // sinks first
+	words := (n + 63) / 64
+	r.bits = make([][]uint64, len(comps))
+	for c, members := range comps {
+		set := make([]uint64, words)
+		cyclic := len(members) > 1
+		for _, i := range members {
+			for _, j := range succ[i] {
+				if d := r.comp[j]; d == c {
+					cyclic = true
+				} else {
+					for k, word := range r.bits[d] {
+						set[k] |= word
+					}
+					for _, m := range comps[d] {
+						set[m/64] |= 1 << (m % 64)
+					}
+				}
+			}
+		}
+		if cyclic {
+			for _, m := range members {
+				set[m/64] |= 1 << (m % 64)
+			}
+		}
+		r.bits[c] = set
+	}
+	return r
+}
+
+// tarjan returns the strongly connected components of the graph succ, each component's number
+// written to comp, in the order Tarjan's algorithm closes them: every component reachable from
+// another comes before it.
+func tarjan(succ [][]int, comp []int) [][]int {
+	n := len(succ)
+	index, low := make([]int, n), make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	var comps [][]int
+	next := 0
+	var visit func(i int)
+	visit = func(i int) {
+		index[i], low[i] = next, next
+		next++
+		stack = append(stack, i)
+		onStack[i] = true
+		for _, j := range succ[i] {
+			switch {
+			case index[j] < 0:
+				visit(j)
+				low[i] = min(low[i], low[j])
+			case onStack[j]:
+				low[i] = min(low[i], index[j])
+			}
+		}
+		if low[i] != index[i] {
+			return
+		}
+		var members []int
+		for {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			onStack[j] = false
+			comp[j] = len(comps)
+			members = append(members, j)
+			if j == i {
+				break
+			}
+		}
+		comps = append(comps, members)
+	}
+	for i := range succ {
+		if index[i] < 0 {
+			visit(i)
+		}
+	}
+	return comps
 }

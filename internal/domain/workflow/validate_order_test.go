@@ -60,3 +60,60 @@ func TestNeverRunReferences(t *testing.T) {
 		})
 	}
 }
+
+func TestTarjan(t *testing.T) {
+	// 0 → 1 → 2 → 1, 2 → 3, 4 alone with a self-loop
+	succ := [][]int{{1}, {2}, {1, 3}, nil, {4}}
+	comp := make([]int, len(succ))
+	comps := tarjan(succ, comp)
+	if len(comps) != 4 || comp[1] != comp[2] || comp[0] == comp[1] || comp[3] == comp[1] {
+		t.Fatalf("components %v (comp %v)", comps, comp)
+	}
+	if comp[3] > comp[1] || comp[1] > comp[0] {
+		t.Errorf("a component must come after the ones it reaches: comp %v", comp)
+	}
+}
+
+func TestReachability(t *testing.T) {
+	w := build() // build → ask → done; build → failed
+	w.States["ask"].OnFailure = "build"
+	v := &validator{w: w, stateNames: stateNames(w), nest: NewNesting(w)}
+	r := v.reachability()
+	for _, tc := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"build", "ask", true}, {"ask", "build", true}, {"build", "build", true}, {"ask", "ask", true},
+		{"build", "done", true}, {"done", "build", false}, {"done", "done", false}, {"failed", "ask", false},
+		{"nope", "ask", false}, {"ask", "nope", false},
+	} {
+		if got := r.reaches(tc.from, tc.to); got != tc.want {
+			t.Errorf("reaches(%s, %s) = %v, want %v", tc.from, tc.to, got, tc.want)
+		}
+	}
+}
+
+// TestNeverRunAcrossWords: reachability across more than one 64-bit word of states.
+func TestNeverRunAcrossWords(t *testing.T) {
+	const n = 150
+	w := &Workflow{Name: "long", File: "wf.yaml", Initial: "s0", States: map[string]*State{}}
+	for i := 0; i < n; i++ {
+		name, next := "s"+itoa(i), "s"+itoa(i+1)
+		if i == n-1 {
+			next = "done"
+		}
+		w.States[name] = &State{Name: name, Type: StateCommand, Spec: &CommandSpec{Command: "true"}, OnSuccess: next}
+		w.Order = append(w.Order, name)
+	}
+	w.States["done"] = &State{Name: "done", Type: StateTerminal, Spec: &TerminalSpec{Status: StatusSuccess}}
+	w.Order = append(w.Order, "done")
+	w.States["s149"].Command().Command = "echo {{.states.s0.Output}} {{.states.s70.Output}}"
+	w.States["s3"].Command().Command = "echo {{.states.s140.Output}}"
+	var got []string
+	for _, d := range Validate(w) {
+		got = append(got, d.Code+" "+d.Message)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `state "s3" reads .states.s140`) {
+		t.Errorf("diagnostics %q", got)
+	}
+}

@@ -21,11 +21,11 @@ func generate(n int) string {
 		if i == n-1 {
 			next = "done"
 		}
-		prev := "s0"
+		ref := "" // s0 reads no state: none has run before it
 		if i > 0 {
-			prev = fmt.Sprintf("s%d", i-1)
+			ref = fmt.Sprintf(" {{.states.s%d.Output}}", i-1)
 		}
-		fmt.Fprintf(&b, "  s%d:\n    type: command\n    command: echo {{.inputs.target}} {{.states.%s.Output}} {{.inputs.retries}}\n    dir: \"{{.env.HOME}}\"\n    timeout: 30s\n    on_success: %s\n    on_failure: failed\n", i, prev, next)
+		fmt.Fprintf(&b, "  s%d:\n    type: command\n    command: echo {{.inputs.target}}%s {{.inputs.retries}}\n    dir: \"{{.env.HOME}}\"\n    timeout: 30s\n    on_success: %s\n    on_failure: failed\n", i, ref, next)
 	}
 	b.WriteString("  done: {type: terminal}\n  failed: {type: terminal, status: failure, message: step failed}\n")
 	return b.String()

@@ -60,7 +60,10 @@ func TestValidateInCode(t *testing.T) {
 		{"bool default", func(w *Workflow) { w.Inputs = append(w.Inputs, Input{Name: "b", Type: InputBoolean, Default: "true"}) }, []string{fault.UserInputInvalidDefault}, 1},
 		{"workflow field", func(w *Workflow) { w.States["build"].Command().Command = "{{.workflow.Id}}" }, []string{fault.UserTemplateUnknownField}, 5},
 		{"env deep", func(w *Workflow) { w.States["build"].Command().Command = "{{.env.HOME.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
-		{"state field too deep", func(w *Workflow) { w.States["build"].Command().Dir = "{{.states.ask.Output.x}}"; w.States["ask"].OnFailure = "build" }, []string{fault.UserTemplateUnknownField}, 5},
+		{"state field too deep", func(w *Workflow) {
+			w.States["build"].Command().Dir = "{{.states.ask.Output.x}}"
+			w.States["ask"].OnFailure = "build"
+		}, []string{fault.UserTemplateUnknownField}, 5},
 		{"input field", func(w *Workflow) { w.States["build"].Command().Command = "{{.inputs.target.x}}" }, []string{fault.UserTemplateUnknownField}, 5},
 		{"proxy not enabled", func(w *Workflow) {
 			w.States["ask"].Agent().MCPProxy = &MCPProxy{InterceptBuiltins: true, PluginTools: []PluginTools{{Plugin: "p", Expose: []string{"op"}}}, Intent: DefaultIntent()}

@@ -264,3 +264,18 @@ func TestAddValue(t *testing.T) {
 	var none *Redactor
 	none.AddValue("x", "k-0123456789abcdef")
 }
+
+func TestAddValueAtMinRun(t *testing.T) {
+	r := New(nil)
+	v := strings.Repeat("q", MinRun-1) + "Z" // exactly MinRun bytes
+	r.AddValue("input db_password", v)
+	if got := r.String("is " + v); strings.Contains(got, v) {
+		t.Errorf("a value of exactly MinRun bytes leaks: %q", got)
+	}
+	tabbed := "tab\there\rand-more"
+	r.AddValue("input api_key", tabbed)
+	b, _ := json.Marshal(tabbed)
+	if got := r.String(string(b)); strings.Contains(got, `here\rand`) || strings.Contains(got, `tab\there`) {
+		t.Errorf("the JSON form of an added value leaks: %s", got)
+	}
+}

@@ -290,4 +290,18 @@ const (
 
 	// UserWorkflowInvalidOutput: a top-level `outputs:` entry without name or from, or a duplicate
 	UserWorkflowInvalidOutput = "USER.WORKFLOW.INVALID_OUTPUT"
+
+	// USER.RUN: persisted runs (awf status, history, resume)
+	// UserRunNotFound: no run with that id under .awf/runs
+	UserRunNotFound = "USER.RUN.NOT_FOUND"
+	// UserRunCorrupt: a run's state.json cannot be read as a run record
+	UserRunCorrupt = "USER.RUN.CORRUPT"
+	// UserRunNotResumable: the run succeeded, or is still running
+	UserRunNotResumable = "USER.RUN.NOT_RESUMABLE"
+	// UserRunWorkflowChanged: the workflow file changed since the run (resume without --force)
+	UserRunWorkflowChanged = "USER.RUN.WORKFLOW_CHANGED"
+	// UserRunUnknownState: resume --from names a state the workflow does not have
+	UserRunUnknownState = "USER.RUN.UNKNOWN_STATE"
+	// UserRunLocked: another awf resume of the same run holds its lock
+	UserRunLocked = "USER.RUN.LOCKED"
 )

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/process"
 	"github.com/awf-dev/awf/internal/infrastructure/promptfile"
+	"github.com/awf-dev/awf/internal/infrastructure/runstore"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -117,6 +119,8 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Workflows:        yamlrepo.Repository{Root: root},
 		Operations:       httpop.Runner{},
 		Plugins:          host,
+		Runs:             runstore.Store{Root: root, ActivityFile: activitylog.FileName},
+		PID:              os.Getpid(),
 	}
 }
 

@@ -30,15 +30,23 @@ func (at resumePoint) fill(scope Scope) Scope {
 // executed again, their outputs are what templates see. The events are those of a run, so the
 // same observers record and show it.
 func (r *Runner) Resume(ctx context.Context, wf *workflow.Workflow, inputs map[string]any, from string, done []StepResult) (*Result, error) {
-	if _, ok := wf.States[from]; !ok {
-		names := make([]string, 0, len(wf.States))
-		for n := range wf.States {
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		return &Result{RunID: r.opts.RunID, Workflow: wf.Name, Status: RunError},
-			fault.New(fault.UserRunUnknownState, "workflow %q has no state %q to resume from", wf.Name, from).
-				WithHint("%s", workflow.DidYouMean(from, names))
+	if err := CheckResumeState(wf, from); err != nil {
+		return &Result{RunID: r.opts.RunID, Workflow: wf.Name, Status: RunError}, err
 	}
 	return r.runFrom(ctx, wf, inputs, resumePoint{state: from, done: done})
+}
+
+// CheckResumeState fails with USER.RUN.UNKNOWN_STATE when wf has no state from, so a resume
+// can be refused before it starts anything.
+func CheckResumeState(wf *workflow.Workflow, from string) error {
+	if _, ok := wf.States[from]; ok {
+		return nil
+	}
+	names := make([]string, 0, len(wf.States))
+	for n := range wf.States {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return fault.New(fault.UserRunUnknownState, "workflow %q has no state %q to resume from", wf.Name, from).
+		WithHint("%s", workflow.DidYouMean(from, names))
 }

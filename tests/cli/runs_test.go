@@ -1,0 +1,270 @@
+package cli_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// pausingWorkflow counts its first step in count, then its second step, until the file go
+// exists, says "ready" through the FIFO ready and blocks: the test reads the FIFO, so it acts
+// on a run that is certainly inside step two, without sleeping.
+const pausingWorkflow = `name: pausing
+description: counts, then waits for a go file
+inputs:
+  - name: dir
+    type: string
+    required: true
+states:
+  initial: count
+  count:
+    type: command
+    command: echo x >> {{.inputs.dir}}/count; echo counted
+    on_success: wait
+  wait:
+    type: command
+    command: 'test -e {{.inputs.dir}}/go || { echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; }; echo after {{.states.count.Output}} >> {{.inputs.dir}}/seen'
+    on_success: done
+  done:
+    type: terminal
+`
+
+// runsEnv is a project with the pausing workflow, a side-effect dir with the FIFO, and a temp
+// HOME and TMPDIR.
+type runsEnv struct {
+	dir, side string
+	env       []string
+}
+
+func newRunsEnv(t *testing.T) runsEnv {
+	t.Helper()
+	e := runsEnv{dir: project(t, map[string]string{"pausing.yaml": pausingWorkflow}), side: t.TempDir(),
+		env: []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}}
+	if err := syscall.Mkfifo(filepath.Join(e.side, "ready"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// stopped starts a run, waits on the FIFO until it is inside step two, sends sig and returns the
+// run id, the exit code and the output.
+func (e runsEnv) stopped(t *testing.T, sig syscall.Signal) (id string, code int, out string) {
+	t.Helper()
+	cmd := exec.Command(awfBin, "run", "pausing", "-i", "dir="+e.side)
+	cmd.Dir, cmd.Env = e.dir, append(os.Environ(), e.env...)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(e.side, "ready")) // blocks until the step opens it to write
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	_ = f.Close()
+	if line != "ready\n" {
+		t.Fatalf("FIFO said %q", line)
+	}
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("awf did not exit after %v:\n%s", sig, buf.String())
+	}
+	entries, err := os.ReadDir(filepath.Join(e.dir, ".awf", "runs"))
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no run directory: %v", err)
+	}
+	return entries[len(entries)-1].Name(), cmd.ProcessState.ExitCode(), buf.String()
+}
+
+func (e runsEnv) count(t *testing.T) int {
+	t.Helper()
+	data, _ := os.ReadFile(filepath.Join(e.side, "count"))
+	return strings.Count(string(data), "x")
+}
+
+func (e runsEnv) statusJSON(t *testing.T, id string) map[string]any {
+	t.Helper()
+	r := awf(t, e.dir, e.env, "status", id, "--format", "json")
+	if r.code != 0 {
+		t.Fatalf("status exit %d: %s", r.code, r.stderr)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("status json: %v\n%s", err, r.stdout)
+	}
+	return doc
+}
+
+func TestInterruptedRunResumesWithoutRerunningFinishedSteps(t *testing.T) {
+	e := newRunsEnv(t)
+	id, code, out := e.stopped(t, syscall.SIGINT)
+	if code != 130 || !strings.Contains(out, "awf resume "+id) {
+		t.Fatalf("exit %d, want 130 and a resume line:\n%s", code, out)
+	}
+	doc := e.statusJSON(t, id)
+	if doc["status"] != "interrupted" || doc["current"] != "wait" || len(doc["steps"].([]any)) != 1 {
+		t.Fatalf("status after SIGINT: %v", doc)
+	}
+	text := awf(t, e.dir, e.env, "status", id)
+	if !strings.Contains(text.stdout, "interrupted") || !strings.Contains(text.stdout, "count") || !strings.Contains(text.stdout, "awf resume "+id) {
+		t.Fatalf("status text:\n%s", text.stdout)
+	}
+	touch(t, filepath.Join(e.side, "go"))
+	r := awf(t, e.dir, e.env, "resume", id)
+	if r.code != 0 {
+		t.Fatalf("resume exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := e.count(t); n != 1 {
+		t.Fatalf("count ran %d times, want 1 (a finished step ran again)", n)
+	}
+	seen, _ := os.ReadFile(filepath.Join(e.side, "seen"))
+	if string(seen) != "after counted\n" {
+		t.Fatalf("the resumed step saw %q, want the recorded output of count", seen)
+	}
+	if doc := e.statusJSON(t, id); doc["status"] != "succeeded" || doc["resumed"] != 1.0 {
+		t.Fatalf("status after resume: %v", doc)
+	}
+	again := awf(t, e.dir, e.env, "resume", id)
+	if again.code != 1 || !strings.Contains(again.stderr, "USER.RUN.NOT_RESUMABLE") {
+		t.Fatalf("resume of a succeeded run: exit %d %s", again.code, again.stderr)
+	}
+}
+
+func TestKilledRunIsCrashedAndResumes(t *testing.T) {
+	e := newRunsEnv(t)
+	id, code, _ := e.stopped(t, syscall.SIGKILL)
+	if code != -1 {
+		t.Fatalf("exit %d after SIGKILL", code)
+	}
+	killStrays(t, e.side)
+	if doc := e.statusJSON(t, id); doc["status"] != "crashed" || doc["current"] != "wait" {
+		t.Fatalf("status after SIGKILL: %v", doc)
+	}
+	touch(t, filepath.Join(e.side, "go"))
+	if r := awf(t, e.dir, e.env, "resume", id); r.code != 0 {
+		t.Fatalf("resume exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := e.count(t); n != 1 {
+		t.Fatalf("count ran %d times, want 1", n)
+	}
+}
+
+func TestResumeFromAndChangedWorkflow(t *testing.T) {
+	e := newRunsEnv(t)
+	id, _, _ := e.stopped(t, syscall.SIGINT)
+	touch(t, filepath.Join(e.side, "go"))
+	if r := awf(t, e.dir, e.env, "resume", id, "--from", "cuont"); r.code != 1 || !strings.Contains(r.stderr, "USER.RUN.UNKNOWN_STATE") || !strings.Contains(r.stderr, "count") {
+		t.Fatalf("--from unknown: exit %d %s", r.code, r.stderr)
+	}
+	file := filepath.Join(e.dir, ".awf", "workflows", "pausing.yaml")
+	if err := os.WriteFile(file, []byte(strings.Replace(pausingWorkflow, "echo counted", "echo counted twice", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := awf(t, e.dir, e.env, "resume", id); r.code != 1 || !strings.Contains(r.stderr, "USER.RUN.WORKFLOW_CHANGED") || !strings.Contains(r.stderr, "--force") {
+		t.Fatalf("changed workflow: exit %d %s", r.code, r.stderr)
+	}
+	if n := e.count(t); n != 1 {
+		t.Fatalf("a refused resume ran steps: count %d", n)
+	}
+	r := awf(t, e.dir, e.env, "resume", id, "--from", "count", "--force")
+	if r.code != 0 {
+		t.Fatalf("resume --from count --force: exit %d %s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := e.count(t); n != 2 {
+		t.Fatalf("--from count: count ran %d times in all, want 2", n)
+	}
+	seen, _ := os.ReadFile(filepath.Join(e.side, "seen"))
+	if string(seen) != "after counted twice\n" {
+		t.Fatalf("forced resume ran %q, want the edited workflow", seen)
+	}
+	if r := awf(t, e.dir, e.env, "resume", "no-such-run"); r.code != 1 || !strings.Contains(r.stderr, "USER.RUN.NOT_FOUND") || !strings.Contains(r.stderr, id) {
+		t.Fatalf("unknown id: exit %d %s", r.code, r.stderr)
+	}
+}
+
+func TestHistoryFiltersAndList(t *testing.T) {
+	dir := project(t, map[string]string{
+		"ok.yaml":   "name: ok\ndescription: always fine\nstates:\n  initial: a\n  a:\n    type: command\n    command: 'true'\n    on_success: done\n  done:\n    type: terminal\n",
+		"fail.yaml": "name: fail\ninputs:\n  - name: why\n    type: string\n    default: because\nstates:\n  initial: a\n  a:\n    type: command\n    command: 'false'\n    on_success: done\n  done:\n    type: terminal\n",
+	})
+	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+	for _, w := range []string{"ok", "fail", "ok"} {
+		awf(t, dir, env, "run", w)
+	}
+	tests := []struct {
+		args []string
+		want map[string]int // workflow:status → count
+	}{
+		{nil, map[string]int{"ok:succeeded": 2, "fail:failed": 1}},
+		{[]string{"--workflow", "ok"}, map[string]int{"ok:succeeded": 2}},
+		{[]string{"--status", "failed"}, map[string]int{"fail:failed": 1}},
+		{[]string{"--workflow", "fail", "--status", "succeeded"}, map[string]int{}},
+	}
+	for _, tt := range tests {
+		r := awf(t, dir, env, append([]string{"history", "--format", "json"}, tt.args...)...)
+		var runs []map[string]any
+		if err := json.Unmarshal([]byte(r.stdout), &runs); err != nil || r.code != 0 {
+			t.Fatalf("history %v: exit %d %v\n%s%s", tt.args, r.code, err, r.stdout, r.stderr)
+		}
+		got := map[string]int{}
+		for _, run := range runs {
+			got[run["workflow"].(string)+":"+run["status"].(string)]++
+			if _, ok := run["tool_calls"]; !ok {
+				t.Fatalf("no tool_calls in %v", run)
+			}
+		}
+		if len(got) != len(tt.want) {
+			t.Fatalf("history %v: %v, want %v", tt.args, got, tt.want)
+		}
+		for k, n := range tt.want {
+			if got[k] != n {
+				t.Fatalf("history %v: %v, want %v", tt.args, got, tt.want)
+			}
+		}
+	}
+	if r := awf(t, dir, env, "history"); !strings.Contains(r.stdout, "WORKFLOW") || strings.Count(r.stdout, "succeeded") != 2 {
+		t.Fatalf("history text:\n%s", r.stdout)
+	}
+	r := awf(t, dir, env, "list")
+	if !strings.Contains(r.stdout, "ok — always fine") || !strings.Contains(r.stdout, "--input why=<string>  (default because)") {
+		t.Fatalf("list:\n%s", r.stdout)
+	}
+}
+
+func touch(t *testing.T, p string) {
+	t.Helper()
+	if err := os.WriteFile(p, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// killStrays ends the step a SIGKILLed awf could not end: the step's shell leads its own
+// process group (the shell and its sleep) and wrote its pid to shpid.
+func killStrays(t *testing.T, side string) {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(side, "shpid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil || pid <= 1 || pid == syscall.Getpgrp() {
+		t.Fatalf("bad step pid %q", data)
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}

@@ -98,6 +98,8 @@ type RunRequest struct {
 	Target string
 	// Inputs are the --input flags, name=value.
 	Inputs []string
+	// DryRun shows the plan and runs nothing (no run id, no directory, no process).
+	DryRun bool
 }
 
 // tracingFlush bounds how long the run waits for its traces to be exported.
@@ -121,6 +123,9 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 	// The inputs are checked before the run gets an id and a directory, so a typo leaves nothing
 	// behind; the engine resolves the same values when it runs.
 	inputs, ids := run.InputResolver{Paths: u.Paths, Root: u.Root}.Resolve(rep.Workflow, given)
+	if req.DryRun {
+		return u.dryRun(rep, inputs, ids)
+	}
 	if ids.HasErrors() {
 		u.View.InputProblems(ids.Errors())
 		return &Reported{Code: fault.ExitUser}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -10,7 +11,10 @@ import (
 // Plan shows a dry run's plan: text, one block per state, or JSON.
 func (v *runView) Plan(workflow string, plan []run.PlanStep) {
 	if v.format == "json" {
-		_ = writeJSON(v.out, map[string]any{"workflow": workflow, "dry_run": true, "states": plan})
+		enc := json.NewEncoder(v.out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // placeholders such as <states.x.output> stay readable
+		_ = enc.Encode(map[string]any{"workflow": workflow, "dry_run": true, "states": plan})
 		return
 	}
 	fmt.Fprintf(v.out, "Dry run of workflow '%s': nothing is executed.\n", workflow)

@@ -268,3 +268,44 @@ func killStrays(t *testing.T, side string) {
 	}
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }
+
+func TestDryRunPrintsPlanAndRunsNothing(t *testing.T) {
+	dir := project(t, map[string]string{"probe.yaml": `name: probe
+inputs:
+  - name: who
+    type: string
+    required: true
+states:
+  initial: make
+  make:
+    type: command
+    command: touch probe-file; echo hi {{.inputs.who}}
+    on_success: use
+  use:
+    type: command
+    command: echo got {{.states.make.Output}}
+    on_success: done
+  done:
+    type: terminal
+`})
+	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+	r := awf(t, dir, env, "run", "probe", "--dry-run", "-i", "who=it's; rm -rf x")
+	if r.code != 0 {
+		t.Fatalf("dry run exit %d: %s", r.code, r.stderr)
+	}
+	for _, want := range []string{`$ touch probe-file; echo hi 'it'\''s; rm -rf x'`, `$ echo got '<states.make.output>'`, "on_success → use"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Fatalf("plan lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "probe-file")); err == nil {
+		t.Fatal("--dry-run executed a command")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".awf", "runs")); err == nil {
+		t.Fatal("--dry-run made a run directory")
+	}
+	missing := awf(t, dir, env, "run", "probe", "--dry-run", "--format", "json")
+	if missing.code != 1 || !strings.Contains(missing.stdout, `<inputs.who>`) || !strings.Contains(missing.stderr, "USER.INPUT.MISSING") {
+		t.Fatalf("dry run with a missing input: exit %d\n%s%s", missing.code, missing.stdout, missing.stderr)
+	}
+}

@@ -78,7 +78,9 @@ func planChildren(st *workflow.State) []string {
 
 // planLines describes st's work for the plan.
 func planLines(st *workflow.State, scope Scope) []string {
-	shell := func(key, text string) string { return shown(renderShell(st.Name+"."+key, text, scope, st.KeyPos[key]))(text) }
+	shell := func(key, text string) string {
+		return shown(renderShell(st.Name+"."+key, text, scope, st.KeyPos[key]))(text)
+	}
 	text := func(key, t string) string { return shown(render(st.Name+"."+key, t, scope, st.KeyPos[key]))(t) }
 	switch st.Type {
 	case workflow.StateCommand:

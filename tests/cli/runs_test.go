@@ -40,13 +40,15 @@ states:
 // runsEnv is a project with the pausing workflow, a side-effect dir with the FIFO, and a temp
 // HOME and TMPDIR.
 type runsEnv struct {
-	dir, side string
-	env       []string
+	dir, side, name string
+	env             []string
 }
 
-func newRunsEnv(t *testing.T) runsEnv {
+func newRunsEnv(t *testing.T) runsEnv { return newRunsEnvWith(t, "pausing", pausingWorkflow) }
+
+func newRunsEnvWith(t *testing.T, name, body string) runsEnv {
 	t.Helper()
-	e := runsEnv{dir: project(t, map[string]string{"pausing.yaml": pausingWorkflow}), side: t.TempDir(),
+	e := runsEnv{dir: project(t, map[string]string{name + ".yaml": body}), side: t.TempDir(), name: name,
 		env: []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}}
 	if err := syscall.Mkfifo(filepath.Join(e.side, "ready"), 0o600); err != nil {
 		t.Fatal(err)
@@ -58,7 +60,7 @@ func newRunsEnv(t *testing.T) runsEnv {
 // run id, the exit code and the output.
 func (e runsEnv) stopped(t *testing.T, sig syscall.Signal) (id string, code int, out string) {
 	t.Helper()
-	cmd := exec.Command(awfBin, "run", "pausing", "-i", "dir="+e.side)
+	cmd := exec.Command(awfBin, "run", e.name, "-i", "dir="+e.side)
 	cmd.Dir, cmd.Env = e.dir, append(os.Environ(), e.env...)
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -307,5 +309,117 @@ states:
 	missing := awf(t, dir, env, "run", "probe", "--dry-run", "--format", "json")
 	if missing.code != 1 || !strings.Contains(missing.stdout, `<inputs.who>`) || !strings.Contains(missing.stderr, "USER.INPUT.MISSING") {
 		t.Fatalf("dry run with a missing input: exit %d\n%s%s", missing.code, missing.stdout, missing.stderr)
+	}
+}
+
+// loopsWorkflow runs a parallel state (fast and a branch that counts), then a for_each whose
+// second iteration waits for the go file; every step appends its name to count.
+const loopsWorkflow = `name: loops
+inputs:
+  - name: dir
+    type: string
+    required: true
+states:
+  initial: checks
+  checks:
+    type: parallel
+    parallel: [lint, vet]
+    strategy: all_succeed
+    on_success: each
+  lint:
+    type: command
+    command: echo lint >> {{.inputs.dir}}/count
+  vet:
+    type: command
+    command: echo vet >> {{.inputs.dir}}/count
+  each:
+    type: for_each
+    items: '["1", "2", "3"]'
+    body: [work]
+    on_complete: done
+  work:
+    type: command
+    command: 'echo item{{.loop.Item}} >> {{.inputs.dir}}/count; if [ {{.loop.Item}} = 2 ] && ! test -e {{.inputs.dir}}/go; then echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; fi'
+    on_success: each
+  done:
+    type: terminal
+`
+
+// TestResumeMidLoop interrupts (SIGINT, then SIGKILL) a for_each in its second iteration and
+// checks that the resumed run neither re-runs the parallel branches nor the first iteration.
+func TestResumeMidLoop(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			e := newRunsEnvWith(t, "loops", loopsWorkflow)
+			id, _, out := e.stopped(t, sig)
+			if sig == syscall.SIGKILL {
+				killStrays(t, e.side)
+			}
+			doc := e.statusJSON(t, id)
+			if want := map[syscall.Signal]string{syscall.SIGINT: "interrupted", syscall.SIGKILL: "crashed"}[sig]; doc["status"] != want || doc["current"] != "each" {
+				t.Fatalf("status %v, want %s at each:\n%s", doc, want, out)
+			}
+			touch(t, filepath.Join(e.side, "go"))
+			if r := awf(t, e.dir, e.env, "resume", id); r.code != 0 {
+				t.Fatalf("resume exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			data, _ := os.ReadFile(filepath.Join(e.side, "count"))
+			lines := strings.Fields(string(data))
+			counts := map[string]int{}
+			for _, l := range lines {
+				counts[l]++
+			}
+			// item2 was stopped mid-step, so it runs twice; nothing that finished runs again.
+			want := map[string]int{"lint": 1, "vet": 1, "item1": 1, "item2": 2, "item3": 1}
+			for k, n := range want {
+				if counts[k] != n {
+					t.Fatalf("side effects %v, want %v", counts, want)
+				}
+			}
+			if doc := e.statusJSON(t, id); doc["status"] != "succeeded" {
+				t.Fatalf("after resume: %v", doc)
+			}
+		})
+	}
+}
+
+// parallelWorkflow has a branch that finishes and one that waits for the go file.
+const parallelWorkflow = `name: par
+inputs:
+  - name: dir
+    type: string
+    required: true
+states:
+  initial: both
+  both:
+    type: parallel
+    parallel: [fast, slow]
+    strategy: all_succeed
+    on_success: done
+  fast:
+    type: command
+    command: echo fast >> {{.inputs.dir}}/count
+  slow:
+    type: command
+    command: 'test -e {{.inputs.dir}}/fast-done || while ! grep -q fast {{.inputs.dir}}/count; do :; done; echo slow >> {{.inputs.dir}}/count; test -e {{.inputs.dir}}/go || { echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; }'
+  done:
+    type: terminal
+`
+
+// TestResumeMidParallel interrupts a parallel state whose first branch finished: the resumed
+// run replays that branch and re-runs only the stopped one.
+func TestResumeMidParallel(t *testing.T) {
+	e := newRunsEnvWith(t, "par", parallelWorkflow)
+	id, code, out := e.stopped(t, syscall.SIGINT)
+	if code != 130 {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	touch(t, filepath.Join(e.side, "go"))
+	if r := awf(t, e.dir, e.env, "resume", id); r.code != 0 {
+		t.Fatalf("resume exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(e.side, "count"))
+	if got := strings.Join(strings.Fields(string(data)), ","); got != "fast,slow,slow" {
+		t.Fatalf("side effects %s, want fast,slow,slow (the finished branch ran again?)", got)
 	}
 }

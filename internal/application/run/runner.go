@@ -178,6 +178,7 @@ func (r *Runner) runFrom(ctx context.Context, wf *workflow.Workflow, inputs map[
 	scope := at.fill(NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name, Dir: workflowDir(wf)}).withHost(r.opts.Host, start, r.readFile(ctx)))
 	sched := *r.sched
 	sched.events = &serialObserver{obs: events}
+	sched.replay = at.book()
 	end := ending{status: RunError, scope: scope}
 	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
 		end = sched.walkFrom(withFrame(ctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, at.state, scope, log)

@@ -32,6 +32,8 @@ type scheduler struct {
 	wait      func(ctx context.Context, d time.Duration) error
 	rand      func() float64
 	hooks     *hookRunner
+	// replay holds a resumed run's recorded sub-step results (resume.go); nil otherwise.
+	replay *replayBook
 }
 
 // sleep waits d, or less when ctx ends first.

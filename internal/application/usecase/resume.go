@@ -56,7 +56,7 @@ func (u Run) Resume(ctx context.Context, req ResumeRequest) error {
 		return err
 	}
 	done := make([]run.StepResult, 0, len(rec.Steps))
-	for _, s := range rec.Main() {
+	for _, s := range rec.Steps {
 		done = append(done, resultOf(s))
 	}
 	rec.Resumed++

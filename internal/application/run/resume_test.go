@@ -44,3 +44,39 @@ func TestResumeStartsAtStateWithRecordedOutputs(t *testing.T) {
 		})
 	}
 }
+
+func TestReplayBook(t *testing.T) {
+	at := resumePoint{done: []StepResult{
+		{Name: "a", Status: StepSuccess, Output: "main"},
+		{Name: "w", Within: "l[0]", Status: StepSuccess, Output: "first"},
+		{Name: "w", Within: "l[0]", Status: StepSuccess, Output: "second"},
+		{Name: "w", Within: "l[1]", Status: StepFailure, Output: "failed"},
+	}}
+	b := at.book()
+	tests := []struct {
+		within, name, want string
+		ok                 bool
+	}{
+		{"l[0]", "w", "first", true},
+		{"l[0]", "w", "second", true},
+		{"l[0]", "w", "", false},
+		{"l[1]", "w", "", false}, // a failure runs again
+		{"", "a", "", false},     // main-flow states are in the scope, not replayed
+	}
+	for _, tt := range tests {
+		sr, ok := b.take(tt.within, tt.name)
+		if ok != tt.ok || sr.Output != tt.want {
+			t.Fatalf("take(%s, %s) = %q %v, want %q %v", tt.within, tt.name, sr.Output, ok, tt.want, tt.ok)
+		}
+	}
+	if _, ok := (*replayBook)(nil).take("x", "y"); ok {
+		t.Fatal("a nil book replays")
+	}
+	sc := at.fill(NewScope(nil, nil, WorkflowInfo{}))
+	if d, ok := sc.State("a"); !ok || d.Output != "main" {
+		t.Fatal("main step not in scope")
+	}
+	if _, ok := sc.State("w"); ok {
+		t.Fatal("a sub-step leaked into the main scope")
+	}
+}

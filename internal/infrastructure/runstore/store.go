@@ -29,8 +29,9 @@ const FileName = "state.json"
 // lockName is the resume lock's name inside a run's directory.
 const lockName = "resume.lock"
 
-// maxRecord bounds how much of a state.json is read: a larger one is refused, not loaded.
-const maxRecord = 256 << 20
+// maxRecord bounds how much of a state.json is read: a larger one is refused, not loaded (a
+// variable so a test can lower it).
+var maxRecord int64 = 256 << 20
 
 // Store is the RunStore of a project: runs live under <Root>/.awf/runs.
 type Store struct {

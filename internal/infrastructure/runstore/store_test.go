@@ -94,6 +94,7 @@ func TestLoadErrors(t *testing.T) {
 		{"20260101-000000-abcdeg", fault.UserRunNotFound, "20260101-000000-abcdef"},
 		{"20260101", fault.UserRunNotFound, "20260101-000000-abcdef"},
 		{"../x", fault.UserRunNotFound, ""},
+		{"zzzzzzzzzzzzzzzzzzzz", fault.UserRunNotFound, "nearest runs: "},
 		{"", fault.UserRunNotFound, ""},
 		{"trunc", fault.UserRunCorrupt, "left as it was"},
 		{"newer", fault.UserRunCorrupt, "newer awf"},
@@ -191,4 +192,50 @@ func TestLock(t *testing.T) {
 		t.Fatalf("stale lock not taken over: %v", err)
 	}
 	unlock()
+}
+
+// TestSaveRenameFailureRemovesTemp: when the rename fails (state.json is a directory here), the
+// temp file is removed and the error is coded.
+func TestSaveRenameFailureRemovesTemp(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	if err := os.MkdirAll(filepath.Join(s.Dir("r"), FileName, "x"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(rec("r", runrecord.Running, time.Unix(1, 0))); fault.CodeOf(err) != fault.SystemFSRunState {
+		t.Fatalf("err = %v", err)
+	}
+	entries, _ := os.ReadDir(s.Dir("r"))
+	if len(entries) != 1 || entries[0].Name() != FileName {
+		t.Fatalf("entries %v: a temp file was left behind", entries)
+	}
+}
+
+func TestNotFoundWithoutRuns(t *testing.T) {
+	_, err := Store{Root: t.TempDir()}.Load("x")
+	var fe *fault.Error
+	if !asFault(err, &fe) || fe.Code != fault.UserRunNotFound || !strings.Contains(fe.Hint, "no runs yet") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestOversizedRecordRefused(t *testing.T) {
+	s := Store{Root: t.TempDir()}
+	r := rec("r", runrecord.Running, time.Unix(1, 0))
+	if err := s.Save(r); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(s.Dir("r"), FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := maxRecord
+	t.Cleanup(func() { maxRecord = old })
+	maxRecord = info.Size()
+	if _, err := s.Load("r"); err != nil {
+		t.Fatalf("a record of exactly the limit: %v", err)
+	}
+	maxRecord = info.Size() - 1
+	if _, err := s.Load("r"); fault.CodeOf(err) != fault.UserRunCorrupt {
+		t.Fatalf("an oversized record: %v", err)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/awf-dev/awf/internal/application/usecase"
+	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/runstore"
@@ -132,10 +133,17 @@ func summaryJSON(s usecase.RunSummary) map[string]any {
 		doc["resumed"] = s.Resumed
 	}
 	if s.Error != "" {
-		doc["error"] = s.Error
+		doc["error"] = secrets().String(s.Error)
 	}
 	if s.Steps != nil {
-		doc["steps"] = s.Steps
+		// Outputs are kept in clear in state.json for a resume; what is shown is masked like the
+		// console (secrets of the current environment).
+		steps := make([]runrecord.Step, len(s.Steps))
+		for i, st := range s.Steps {
+			st.Output, st.Stderr, st.Error = secrets().String(st.Output), secrets().String(st.Stderr), secrets().String(st.Error)
+			steps[i] = st
+		}
+		doc["steps"] = steps
 	}
 	if len(s.Active) > 0 {
 		doc["active"] = s.Active

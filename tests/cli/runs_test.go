@@ -423,3 +423,48 @@ func TestResumeMidParallel(t *testing.T) {
 		t.Fatalf("side effects %s, want fast,slow,slow (the finished branch ran again?)", got)
 	}
 }
+
+// TestResumeFailedRun resumes a run that ended in a failure terminal: it continues at the step
+// that failed, not at the terminal, and the step before it does not run again.
+func TestResumeFailedRun(t *testing.T) {
+	dir := project(t, map[string]string{"fails.yaml": `name: fails
+inputs:
+  - name: dir
+    type: string
+    required: true
+states:
+  initial: count
+  count:
+    type: command
+    command: echo x >> {{.inputs.dir}}/count
+    on_success: check
+  check:
+    type: command
+    command: test -e {{.inputs.dir}}/go
+    on_success: done
+    on_failure: failed
+  done:
+    type: terminal
+  failed:
+    type: terminal
+    status: failure
+`})
+	side := t.TempDir()
+	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
+	if r := awf(t, dir, env, "run", "fails", "-i", "dir="+side); r.code != 2 {
+		t.Fatalf("run exit %d, want 2", r.code)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, ".awf", "runs"))
+	id := entries[0].Name()
+	if r := awf(t, dir, env, "history", "--status", "failed"); !strings.Contains(r.stdout, id) {
+		t.Fatalf("history --status failed:\n%s", r.stdout)
+	}
+	touch(t, filepath.Join(side, "go"))
+	if r := awf(t, dir, env, "resume", id); r.code != 0 {
+		t.Fatalf("resume exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	data, _ := os.ReadFile(filepath.Join(side, "count"))
+	if string(data) != "x\n" {
+		t.Fatalf("count ran again: %q", data)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/run"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // ResumeRequest is one `awf resume` as typed.
@@ -48,7 +49,7 @@ func (u Run) Resume(ctx context.Context, req ResumeRequest) error {
 		u.View.Invalid(rep)
 		return &Reported{Code: fault.ExitUser}
 	}
-	from := rec.Current
+	from := resumeAt(rec, rep.Workflow)
 	if req.From != "" {
 		from = req.From
 	}
@@ -84,4 +85,21 @@ func (u Run) checkSource(rec *runrecord.Record, force bool) error {
 	}
 	rec.Source, rec.SourceHash = string(src), hash
 	return nil
+}
+
+// resumeAt is where a resume continues by default: the state the run stopped in, except for a
+// run that ended in a failure terminal, which continues at the last failed step of the main
+// flow (resuming at the terminal would only fail again).
+func resumeAt(rec runrecord.Record, wf *workflow.Workflow) string {
+	st, ok := wf.States[rec.Current]
+	if !ok || !st.Ends() {
+		return rec.Current
+	}
+	main := rec.Main()
+	for i := len(main) - 1; i >= 0; i-- {
+		if main[i].Status == string(run.StepFailure) {
+			return main[i].Name
+		}
+	}
+	return rec.Current
 }

@@ -101,3 +101,22 @@ func TestNewRecordKeepsTheSource(t *testing.T) {
 	}
 	_ = store
 }
+
+func TestResumeAt(t *testing.T) {
+	wf := flow(agentState())
+	tests := []struct {
+		current string
+		steps   []runrecord.Step
+		want    string
+	}{
+		{"ask", nil, "ask"},
+		{"failed", []runrecord.Step{{Name: "ask", Status: "failure", Next: "failed"}, {Name: "x", Within: "l", Status: "failure"}}, "ask"},
+		{"failed", []runrecord.Step{{Name: "ask", Status: "success"}}, "failed"},
+		{"gone", nil, "gone"},
+	}
+	for _, tt := range tests {
+		if got := resumeAt(runrecord.Record{Current: tt.current, Steps: tt.steps}, wf); got != tt.want {
+			t.Errorf("resumeAt(%s, %v) = %s, want %s", tt.current, tt.steps, got, tt.want)
+		}
+	}
+}

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/awf-dev/awf/internal/application/usecase"
-	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/runstore"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/process"
 	"github.com/awf-dev/awf/internal/infrastructure/promptfile"
+	"github.com/awf-dev/awf/internal/infrastructure/runstore"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
@@ -40,6 +42,7 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 	var (
 		inputs []string
 		format string
+		dryRun bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run <name|path> [--input name=value ...]",
@@ -54,11 +57,12 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			return runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs}, &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()})
+			return runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs, DryRun: dryRun}, &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()})
 		},
 	}
 	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run) or json (a run summary)")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the plan (each state, commands as the shell would get them) and run nothing")
 	return cmd
 }
 
@@ -117,6 +121,8 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Workflows:        yamlrepo.Repository{Root: root},
 		Operations:       httpop.Runner{},
 		Plugins:          host,
+		Runs:             runstore.Store{Root: root, ActivityFile: activitylog.FileName},
+		PID:              os.Getpid(),
 	}
 }
 

@@ -48,6 +48,9 @@ func (v *runView) Finished(res *run.Result, err error, runDir string) {
 	if err != nil {
 		fmt.Fprintln(v.errOut, "awf: "+err.Error())
 	}
+	if res != nil && res.Status == run.RunInterrupted {
+		fmt.Fprintf(v.errOut, "awf: run %s interrupted; continue it with: awf resume %s\n", res.RunID, res.RunID)
+	}
 }
 
 type jsonStep struct {

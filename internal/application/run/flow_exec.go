@@ -66,6 +66,9 @@ func (f flowCtl) visit(ctx context.Context, name string, scope Scope, follow boo
 	}
 	x = f.s.bind(x, f.wf, f.log)
 	within := scope.within()
+	if sr, ok := f.s.replay.take(within, st.Name); ok {
+		return f.replayed(st, sr, scope, follow)
+	}
 	f.s.events.Observe(StepStarted{Name: st.Name, Kind: string(st.Type), Within: within})
 	sr, err := f.s.step(ctx, st, x, scope, f.log.With(flowFields(scope)...))
 	sr.Within = within

@@ -151,6 +151,11 @@ func (r *Runner) Run(ctx context.Context, wf *workflow.Workflow, given map[strin
 // checked them before the run existed (awf run reports input problems before it makes a run
 // directory) and must not resolve them a second time.
 func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs map[string]any) (*Result, error) {
+	return r.runFrom(ctx, wf, inputs, resumePoint{state: wf.Initial})
+}
+
+// runFrom runs wf from at.state, with the results in at.done already recorded in its scope.
+func (r *Runner) runFrom(ctx context.Context, wf *workflow.Workflow, inputs map[string]any, at resumePoint) (*Result, error) {
 	b := &resultBuilder{}
 	events := observers{b, r.opts.Observer}
 	events.Observe(RunStarted{RunID: r.opts.RunID, Workflow: wf.Name})
@@ -170,12 +175,13 @@ func (r *Runner) RunResolved(ctx context.Context, wf *workflow.Workflow, inputs 
 	log := r.opts.Logger.With(zap.String("run_id", r.opts.RunID), zap.String("workflow", wf.Name))
 	log.Info("run started")
 
-	scope := NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name, Dir: workflowDir(wf)}).withHost(r.opts.Host, start, r.readFile(ctx))
+	scope := at.fill(NewScope(inputs, env, WorkflowInfo{ID: r.opts.RunID, Name: wf.Name, Dir: workflowDir(wf)}).withHost(r.opts.Host, start, r.readFile(ctx)))
 	sched := *r.sched
 	sched.events = &serialObserver{obs: events}
+	sched.replay = at.book()
 	end := ending{status: RunError, scope: scope}
 	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
-		end = sched.walk(withFrame(ctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, scope, log)
+		end = sched.walkFrom(withFrame(ctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, at.state, scope, log)
 		sched.workflowEnd(ctx, wf, end, end.scope, log)
 	}
 	duration := time.Since(start)

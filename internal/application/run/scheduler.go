@@ -32,6 +32,8 @@ type scheduler struct {
 	wait      func(ctx context.Context, d time.Duration) error
 	rand      func() float64
 	hooks     *hookRunner
+	// replay holds a resumed run's recorded sub-step results (resume.go); nil otherwise.
+	replay *replayBook
 }
 
 // sleep waits d, or less when ctx ends first.
@@ -57,8 +59,12 @@ type ending struct {
 }
 
 // walk runs wf from its initial state until a state ends the run or something stops it.
-func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope, log *zap.Logger) (end ending) {
-	current := wf.Initial
+func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope, log *zap.Logger) ending {
+	return s.walkFrom(ctx, wf, wf.Initial, scope, log)
+}
+
+// walkFrom is walk starting at state current instead of the initial one (a resumed run).
+func (s *scheduler) walkFrom(ctx context.Context, wf *workflow.Workflow, current string, scope Scope, log *zap.Logger) (end ending) {
 	defer func() { end.state, end.scope = current, scope }()
 	for n := 0; ; n++ {
 		st, ok := wf.States[current]

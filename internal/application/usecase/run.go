@@ -14,6 +14,8 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/domain/runrecord"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // RunView shows a run as it goes: cmd/awf prints text or JSON through one.
@@ -76,6 +78,10 @@ type RunPorts struct {
 	Workflows  ports.WorkflowSource
 	Operations ports.OperationRunner
 	Plugins    ports.OperationProvider
+	// Runs keeps the runs' persisted state (nil: runs are not recorded, as in tests that do
+	// not need it); PID is this process's id, recorded so a reader can tell a crashed run.
+	Runs ports.RunStore
+	PID  int
 }
 
 // Run is `awf run`: validate a workflow and its inputs, then run it with a log, traces, a
@@ -92,6 +98,8 @@ type RunRequest struct {
 	Target string
 	// Inputs are the --input flags, name=value.
 	Inputs []string
+	// DryRun shows the plan and runs nothing (no run id, no directory, no process).
+	DryRun bool
 }
 
 // tracingFlush bounds how long the run waits for its traces to be exported.
@@ -115,6 +123,9 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 	// The inputs are checked before the run gets an id and a directory, so a typo leaves nothing
 	// behind; the engine resolves the same values when it runs.
 	inputs, ids := run.InputResolver{Paths: u.Paths, Root: u.Root}.Resolve(rep.Workflow, given)
+	if req.DryRun {
+		return u.dryRun(rep, inputs, ids)
+	}
 	if ids.HasErrors() {
 		u.View.InputProblems(ids.Errors())
 		return &Reported{Code: fault.ExitUser}
@@ -122,16 +133,31 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 	return u.start(ctx, rep, inputs)
 }
 
-// start sets the run's log, tracing and temp dir up, runs the workflow and shows the outcome.
+// start sets the run's record, log, tracing and temp dir up, runs the workflow and shows the
+// outcome.
 func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]any) error {
-	u.Redactor.AddNames(keyVariables(rep.Workflow)...)
+	u.mask(rep.Workflow, inputs)
+	runID := u.NewRunID()
+	rec := u.newRecord(runID, rep.Workflow, inputs)
+	return u.execute(ctx, rep.Workflow, rec, func(r *run.Runner) (*run.Result, error) {
+		return r.RunResolved(ctx, rep.Workflow, inputs)
+	})
+}
+
+// mask adds the run's secrets to the redactor: the variables its agent steps name in
+// api_key_env and the inputs named like secrets (api_key, db_password).
+func (u Run) mask(wf *workflow.Workflow, inputs map[string]any) {
+	u.Redactor.AddNames(keyVariables(wf)...)
 	for name, v := range inputs {
-		// An input named like a secret (api_key, db_password) is masked like such a variable.
 		if s, ok := v.(string); ok && redact.IsSecretName(name) {
 			u.Redactor.AddValue("input "+name, s)
 		}
 	}
-	runID := u.NewRunID()
+}
+
+// execute runs one new or resumed run: rec is its record so far, do starts the engine.
+func (u Run) execute(ctx context.Context, wf *workflow.Workflow, rec runrecord.Record, do func(*run.Runner) (*run.Result, error)) error {
+	runID := rec.ID
 	runDir := filepath.Join(u.Root, ".awf", "runs", runID)
 	logFile := filepath.Join(runDir, "run.log")
 	logger, closeLog, err := u.OpenLog(logFile)
@@ -153,6 +179,24 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		return fault.Wrap(err, fault.SystemFSTemp, "cannot create the run's private temp directory")
 	}
 	defer func() { _ = u.Files.RemoveAll(tmp) }()
+	obs := fanout{u.View.Started(wf.Name, runID)}
+	if u.Runs != nil {
+		obs = append(obs, newPersister(u.Runs, rec, logger))
+	}
+	runner, err := run.New(u.options(runID, runDir, tmp, logger, obs))
+	if err != nil {
+		return err
+	}
+	res, runErr := do(runner)
+	u.View.Finished(res, runErr, runDir)
+	if runErr != nil {
+		return &Reported{Code: fault.ExitCode(runErr)}
+	}
+	return nil
+}
+
+// options are the engine's options for run runID.
+func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Observer) run.Options {
 	activityFile := filepath.Join(runDir, u.ActivityFileName)
 	proxySvc := &stepproxy.Service{
 		Build:        u.Routers(logger),
@@ -160,7 +204,7 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		RunID:        runID,
 		TempDir:      tmp,
 		ActivityFile: activityFile,
-		LogFile:      logFile,
+		LogFile:      filepath.Join(runDir, "run.log"),
 		PluginsFile:  filepath.Join(u.Root, ".awf", "plugins.yaml"),
 		Activity:     u.Activity(activityFile),
 		Logger:       logger,
@@ -170,8 +214,7 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		Processes:    u.Processes,
 		Env:          u.Env,
 	}
-	obs := u.View.Started(rep.Workflow.Name, runID)
-	runner, err := run.New(run.Options{
+	return run.Options{
 		Logger:      logger,
 		Tracer:      u.Tracer,
 		Commands:    u.Commands,
@@ -189,14 +232,27 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 		Workflows:   u.Workflows,
 		Operations:  u.Operations,
 		Plugins:     u.Plugins,
-	})
-	if err != nil {
-		return err
 	}
-	res, runErr := runner.RunResolved(ctx, rep.Workflow, inputs)
-	u.View.Finished(res, runErr, runDir)
-	if runErr != nil {
-		return &Reported{Code: fault.ExitCode(runErr)}
+}
+
+// newRecord starts the persisted record of a new run, with a copy of the workflow file as loaded.
+func (u Run) newRecord(runID string, wf *workflow.Workflow, inputs map[string]any) runrecord.Record {
+	now := time.Now()
+	rec := runrecord.Record{Version: runrecord.Version, ID: runID, Workflow: wf.Name, File: wf.File, Inputs: inputs,
+		Status: runrecord.Running, PID: u.PID, Started: now, Updated: now, Current: wf.Initial, Steps: []runrecord.Step{}}
+	if u.Runs != nil && wf.File != "" {
+		if src, err := u.Runs.ReadSource(wf.File); err == nil {
+			rec.Source, rec.SourceHash = string(src), runrecord.Hash(src)
+		}
 	}
-	return nil
+	return rec
+}
+
+// fanout passes each event to several observers, in order.
+type fanout []run.Observer
+
+func (f fanout) Observe(e run.Event) {
+	for _, o := range f {
+		o.Observe(e)
+	}
 }

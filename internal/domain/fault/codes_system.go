@@ -43,4 +43,8 @@ const (
 	// SYSTEM.TOOL
 	// SystemToolPanic: a tool provider panicked during a call (an awf bug; recorded with this code).
 	SystemToolPanic = "SYSTEM.TOOL.PANIC"
+
+	// SYSTEM.FS (run state)
+	// SystemFSRunState: a run's state.json could not be written
+	SystemFSRunState = "SYSTEM.FS.RUN_STATE"
 )

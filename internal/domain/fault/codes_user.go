@@ -294,4 +294,17 @@ const (
 	// UserTemplateNeverRun: a template reading a state that no run can have finished before the
 	// state holding the template (a forward or self reference): it would fail every run.
 	UserTemplateNeverRun = "USER.TEMPLATE.NEVER_RUN"
+	// USER.RUN: persisted runs (awf status, history, resume)
+	// UserRunNotFound: no run with that id under .awf/runs
+	UserRunNotFound = "USER.RUN.NOT_FOUND"
+	// UserRunCorrupt: a run's state.json cannot be read as a run record
+	UserRunCorrupt = "USER.RUN.CORRUPT"
+	// UserRunNotResumable: the run succeeded, or is still running
+	UserRunNotResumable = "USER.RUN.NOT_RESUMABLE"
+	// UserRunWorkflowChanged: the workflow file changed since the run (resume without --force)
+	UserRunWorkflowChanged = "USER.RUN.WORKFLOW_CHANGED"
+	// UserRunUnknownState: resume --from names a state the workflow does not have
+	UserRunUnknownState = "USER.RUN.UNKNOWN_STATE"
+	// UserRunLocked: another awf resume of the same run holds its lock
+	UserRunLocked = "USER.RUN.LOCKED"
 )

@@ -1,0 +1,111 @@
+// Package runrecord is the persisted state of one run (.awf/runs/<id>/state.json): enough to
+// show the run later (awf status, awf history) and to resume it where it stopped (awf resume)
+// without re-running the steps that finished.
+package runrecord
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Version is the format of the records this build writes; a reader refuses a newer one.
+const Version = 1
+
+// Run statuses as persisted. Crashed is never written: a reader reports it for a record that
+// still says running while its process is gone (see Effective).
+const (
+	Running     = "running"
+	Succeeded   = "succeeded"
+	Failed      = "failed"
+	Interrupted = "interrupted"
+	Crashed     = "crashed"
+)
+
+// Record is one run's persisted state.
+type Record struct {
+	Version  int    `json:"version"`
+	ID       string `json:"id"`
+	Workflow string `json:"workflow"`
+	// File is the workflow file the run loaded; Source a copy of it as loaded and SourceHash
+	// its sha256, so a resume can tell when the file has changed since.
+	File       string         `json:"file,omitempty"`
+	Source     string         `json:"source,omitempty"`
+	SourceHash string         `json:"source_hash,omitempty"`
+	Inputs     map[string]any `json:"inputs,omitempty"`
+	Status     string         `json:"status"`
+	// Current is the state the run is executing (running), stopped in (interrupted, crashed), or
+	// the terminal it reached.
+	Current string    `json:"current,omitempty"`
+	PID     int       `json:"pid"`
+	Started time.Time `json:"started"`
+	Updated time.Time `json:"updated"`
+	Ended   time.Time `json:"ended,omitzero"`
+	Error   string    `json:"error,omitempty"`
+	Resumed int       `json:"resumed,omitempty"`
+	Steps   []Step    `json:"steps"`
+	// Active lists the loop iterations and parallel branches started and not yet finished.
+	Active []string `json:"active,omitempty"`
+}
+
+// Step is one finished state (or a sub-step of a loop or parallel state, with Within set).
+type Step struct {
+	Name       string         `json:"name"`
+	Type       string         `json:"type"`
+	Status     string         `json:"status"`
+	ExitCode   int            `json:"exit_code"`
+	Output     string         `json:"output,omitempty"`
+	Stderr     string         `json:"stderr,omitempty"`
+	Error      string         `json:"error,omitempty"`
+	Next       string         `json:"next,omitempty"`
+	Attempts   int            `json:"attempts,omitempty"`
+	Within     string         `json:"within,omitempty"`
+	JSON       any            `json:"json,omitempty"`
+	Response   map[string]any `json:"response,omitempty"`
+	DurationMS int64          `json:"duration_ms"`
+}
+
+// Hash is the hex sha256 of a workflow file's bytes, as SourceHash holds it.
+func Hash(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:])
+}
+
+// Effective is the status to show: a running record whose process is gone is crashed.
+func (r Record) Effective(alive func(pid int) bool) string {
+	if r.Status == Running && (r.PID <= 0 || !alive(r.PID)) {
+		return Crashed
+	}
+	return r.Status
+}
+
+// Duration is how long the run took, or has taken until its last update.
+func (r Record) Duration() time.Duration {
+	end := r.Ended
+	if end.IsZero() {
+		end = r.Updated
+	}
+	if end.Before(r.Started) {
+		return 0
+	}
+	return end.Sub(r.Started)
+}
+
+// Resumable says whether awf resume may continue the run: not one that succeeded, nor one
+// whose process is still running.
+func (r Record) Resumable(alive func(pid int) bool) bool {
+	s := r.Effective(alive)
+	return s != Succeeded && s != Running
+}
+
+// Main returns the finished states of the main flow (not loop or parallel sub-steps), the
+// ones a resumed run's scope is filled from.
+func (r Record) Main() []Step {
+	var out []Step
+	for _, s := range r.Steps {
+		if s.Within == "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -290,4 +290,13 @@ const (
 
 	// UserWorkflowInvalidOutput: a top-level `outputs:` entry without name or from, or a duplicate
 	UserWorkflowInvalidOutput = "USER.WORKFLOW.INVALID_OUTPUT"
+
+	// UserMCPProxyToolChanged: an exposed tool differs from its pin in .awf/plugins.lock (or is not pinned).
+	UserMCPProxyToolChanged = "USER.MCP_PROXY.TOOL_CHANGED"
+	// UserMCPProxyToolNameTooLong: <plugin>_<tool> is longer than the 64 characters agent CLIs accept.
+	UserMCPProxyToolNameTooLong = "USER.MCP_PROXY.TOOL_NAME_TOO_LONG"
+	// UserPluginsInvalidURL: an MCP plugin's url is not an http(s) URL.
+	UserPluginsInvalidURL = "USER.PLUGINS.INVALID_URL"
+	// UserPluginsLockInvalid: .awf/plugins.lock cannot be read or parsed.
+	UserPluginsLockInvalid = "USER.PLUGINS.LOCK_INVALID"
 )

@@ -1,0 +1,61 @@
+package plugins
+
+import (
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// mcp returns the instance of a declared, enabled `type: mcp` plugin, creating it on first use;
+// ok is false for a gRPC plugin (or an unknown name, which the gRPC path reports).
+func (h *Host) mcp(name string) (*mcpInstance, bool, error) {
+	m, err := h.Manifest()
+	if err != nil {
+		return nil, false, err
+	}
+	spec, found := m.Lookup(name)
+	if !found || !spec.isMCP() {
+		return nil, false, nil
+	}
+	if spec.Disabled {
+		return nil, true, fault.New(fault.UserMCPProxyPluginDisabled, "plugin %q is disabled in %s", name, m.File).At(spec.Pos).
+			WithHint("remove `disabled: true` from its declaration, or stop using it in this workflow")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, true, closedError(name)
+	}
+	if h.mcps == nil {
+		h.mcps = map[string]*mcpInstance{}
+	}
+	mi, ok := h.mcps[name]
+	if !ok {
+		mi = newMCPInstance(h, spec)
+		h.mcps[name] = mi
+	}
+	return mi, true, nil
+}
+
+// SourceOf names where a plugin's tools come from in activity records: mcp:<name> for a
+// bridged MCP server, plugin:<name> for an awf gRPC plugin.
+func (h *Host) SourceOf(name string) tool.Source {
+	if m, err := h.Manifest(); err == nil {
+		if s, ok := m.Lookup(name); ok && s.isMCP() {
+			return tool.MCPSource(name)
+		}
+	}
+	return tool.PluginSource(name)
+}
+
+// closeMCP stops every MCP server; called by Close.
+func (h *Host) closeMCP() {
+	h.mu.Lock()
+	ms := make([]*mcpInstance, 0, len(h.mcps))
+	for _, mi := range h.mcps {
+		ms = append(ms, mi)
+	}
+	h.mu.Unlock()
+	for _, mi := range ms {
+		mi.stop()
+	}
+}

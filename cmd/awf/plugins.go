@@ -48,7 +48,7 @@ Exit 0, or 3 when a declared plugin failed to start.`,
 	}
 	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	list.Flags().BoolVar(&noStart, "no-start", false, "do not start plugins; show declarations only")
-	cmd.AddCommand(list)
+	cmd.AddCommand(list, newPluginsLockCmd(g))
 	return cmd
 }
 

@@ -159,6 +159,9 @@ func (h *Host) Status(name string) (Status, error) {
 	if spec.Disabled {
 		return Status{Name: name, State: StateDisabled}, nil
 	}
+	if spec.isMCP() {
+		return h.mcpStatus(name), nil
+	}
 	h.mu.Lock()
 	inst := h.instances[name]
 	h.mu.Unlock()

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
@@ -58,4 +59,29 @@ func (h *Host) closeMCP() {
 	for _, mi := range ms {
 		mi.stop()
 	}
+}
+
+// mcpStatus reports an MCP plugin without starting it.
+func (h *Host) mcpStatus(name string) Status {
+	h.mu.Lock()
+	mi := h.mcps[name]
+	h.mu.Unlock()
+	if mi == nil {
+		return Status{Name: name, State: StateNotStarted}
+	}
+	mi.mu.Lock()
+	defer mi.mu.Unlock()
+	s := Status{Name: name, State: StateNotStarted, Operations: append([]ports.PluginOperation(nil), mi.ops...), Description: "MCP server"}
+	switch {
+	case mi.closed:
+		s.State = StateStopped
+	case mi.sess != nil:
+		s.State = StateRunning
+		if mi.cmd != nil && mi.cmd.Process != nil {
+			s.PID = mi.cmd.Process.Pid
+		}
+	case mi.failures > 0:
+		s.State = StateFailed
+	}
+	return s
 }

@@ -232,7 +232,6 @@ func near(p, from fault.Position) string {
 	return p.String()
 }
 
-
 func pluginPos(m *workflow.MCPProxy, pt workflow.PluginTools, i int) fault.Position {
 	if pt.Pos.Valid() {
 		return pt.Pos

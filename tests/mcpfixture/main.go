@@ -1,6 +1,7 @@
 // Command mcpfixture is an MCP server for awf's tests of `type: mcp` plugins: annotated and
 // unannotated tools, a tool that reports its environment, one that leaves a grandchild behind
-// (as npx does), one that changes another tool's annotations mid-session (list_changed), and
+// (as npx does), one that changes another tool's annotations mid-session (list_changed), one that crashes,
+// a -hang mode that never initializes, and
 // switches (env FIXTURE_FLIP) that change a description and flip an annotation at start.
 // With -http ADDR it serves Streamable HTTP instead of stdio and prints the address.
 package main
@@ -83,12 +84,23 @@ func newServer() *mcp.Server {
 				})
 			return text("mutated"), nil, nil
 		})
+	mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "Exits the server mid-call.", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}},
+		func(context.Context, *mcp.CallToolRequest, empty) (*mcp.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "fixture: crashing on purpose")
+			os.Exit(3)
+			return nil, nil, nil
+		})
 	return s
 }
 
 func main() {
 	addr := flag.String("http", "", "serve Streamable HTTP on this address instead of stdio")
+	hang := flag.Bool("hang", false, "never answer initialize (after a line on stderr)")
 	flag.Parse()
+	if *hang {
+		fmt.Fprintln(os.Stderr, "fixture: hanging before initialize")
+		select {}
+	}
 	s := newServer()
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {

@@ -95,16 +95,16 @@ func (m *mcpInstance) startLocked(parent context.Context) error {
 			m.log.Info("MCP server log", zap.String("level", string(r.Params.Level)), zap.Any("data", r.Params.Data))
 		},
 	})
+	m.cmd = cmd // set before Connect, so a failed start still kills the server's group
 	sess, err := client.Connect(ctx, transport, nil)
 	if err == nil {
-		m.sess, m.cmd = sess, cmd
+		m.sess = sess
 		err = m.listLocked(ctx)
 	}
 	if err != nil {
 		m.stopLocked()
 		return m.startError(parent, ctx, err, tail)
 	}
-	m.failures = 0
 	m.log.Info("MCP server started", zap.Int("tools", len(m.ops)))
 	return nil
 }
@@ -205,6 +205,9 @@ func (m *mcpInstance) execute(ctx context.Context, name string, args json.RawMes
 		return tool.Result{}, fault.Wrap(err, fault.ExecutionPluginCallFailed, "MCP plugin %q: calling %s failed: %v", m.spec.Name, name, err).
 			WithHint("the server stopped answering or crashed; the next call restarts it, and its stderr is in awf's log")
 	}
+	m.mu.Lock()
+	m.failures = 0 // the server works: a later crash starts a new count
+	m.mu.Unlock()
 	return fromCallResult(res), nil
 }
 

@@ -257,11 +257,49 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 	h := mcpHost(t, fmt.Sprintf("plugins:\n  remote: {type: mcp, url: \"http://%s/mcp\", headers: {Authorization: \"Bearer ${REMOTE_TOKEN}\"}}\n", strings.TrimSpace(addr)))
 	p := New(h, "remote", []string{"*"})
 	defs, err := p.ListTools(context.Background())
-	if err != nil || len(defs) != 6 {
+	if err != nil || len(defs) != 7 {
 		t.Fatalf("tools = %v, %v", defs, err)
 	}
 	res, err := p.CallTool(context.Background(), "remote_echo", json.RawMessage(`{"text":"http"}`))
 	if err != nil || res.JoinedText() != "echo: http" {
 		t.Errorf("call = %+v, %v", res, err)
+	}
+}
+
+func TestMCPCrashRestartAndCrashLoop(t *testing.T) {
+	bin := mcpFixture(t)
+	h := mcpHost(t, fmt.Sprintf("plugins:\n  fix: {type: mcp, command: %s}\n", bin))
+	p := New(h, "fix", []string{"crash", "echo"})
+	ctx := context.Background()
+	if _, err := p.ListTools(ctx); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err := p.CallTool(ctx, "fix_crash", json.RawMessage(`{}`))
+	if err == nil || !strings.Contains(err.Error(), `"fix"`) || time.Since(start) > 10*time.Second {
+		t.Fatalf("crash mid-call: %v after %s", err, time.Since(start))
+	}
+	if res, err := p.CallTool(ctx, "fix_echo", json.RawMessage(`{"text":"again"}`)); err != nil || res.JoinedText() != "echo: again" {
+		t.Fatalf("after a crash the next call restarts the server: %+v %v", res, err)
+	}
+	for range plugins.DefaultMaxCrashes {
+		_, _ = p.CallTool(ctx, "fix_crash", json.RawMessage(`{}`))
+	}
+	_, err = p.CallTool(ctx, "fix_echo", json.RawMessage(`{"text":"x"}`))
+	if fault.CodeOf(err) != fault.ExecutionPluginCrashLoop {
+		t.Errorf("after %d crashes in a row: %v", plugins.DefaultMaxCrashes, err)
+	}
+}
+
+func TestMCPStartupTimeout(t *testing.T) {
+	bin := mcpFixture(t)
+	h := mcpHost(t, fmt.Sprintf("plugins:\n  slow: {type: mcp, command: %s, args: [-hang], startup_timeout: 500ms}\n", bin))
+	_, err := h.Operations(context.Background(), "slow")
+	if fault.CodeOf(err) != fault.ExecutionPluginStartFailed || !strings.Contains(err.Error(), `"slow"`) || !strings.Contains(err.Error(), bin) ||
+		!strings.Contains(err.Error(), "hanging before initialize") || !strings.Contains(err.Error(), "500ms") {
+		t.Errorf("err = %v", err)
+	}
+	if left := plugintest.Processes(t, bin); len(left) > 0 {
+		t.Errorf("hung server left running: %v", left)
 	}
 }

@@ -24,12 +24,10 @@ type pinChecker interface {
 
 func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
-// Expand resolves expose entries against the listed names: an exact name stays (listed or
+// expand resolves expose entries against the listed names: an exact name stays (listed or
 // not: an unlisted one is reported by the caller), a glob (`*`, `get-*`) becomes every listed
 // name it matches, in listing order. A glob matching nothing is returned in unmatched. Each
 // name appears once, at its first match.
-func Expand(expose, listed []string) (names, unmatched []string) { return expand(expose, listed) }
-
 func expand(expose, listed []string) (names, unmatched []string) {
 	seen := map[string]bool{}
 	for _, e := range expose {

@@ -303,3 +303,35 @@ func TestMCPStartupTimeout(t *testing.T) {
 		t.Errorf("hung server left running: %v", left)
 	}
 }
+
+// TestGRPCPluginsArePinnedToo: the lock covers gRPC plugins as well; a tampered pin refuses the
+// step's tool, a broken lock file is USER.PLUGINS.LOCK_INVALID.
+func TestGRPCPluginsArePinnedToo(t *testing.T) {
+	h, _, _ := realHost(t)
+	ctx := context.Background()
+	l, err := h.WriteLock(ctx)
+	if err != nil || len(l.Plugins["notes"]) != 4 {
+		t.Fatalf("lock = %+v, %v", l, err)
+	}
+	entries := []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get", "put"}}}
+	if _, err := Providers(h, entries)[0].ListTools(ctx); err != nil {
+		t.Fatalf("pinned, unchanged: %v", err)
+	}
+	pin := l.Plugins["notes"]["put"]
+	pin.Fingerprint, pin.Annotations = "0", "0"
+	l.Plugins["notes"]["put"] = pin
+	b, _ := json.Marshal(l)
+	if err := os.WriteFile(h.LockFile(), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Providers(h, entries)[0].ListTools(ctx)
+	if fault.CodeOf(err) != fault.UserMCPProxyToolChanged || !strings.Contains(err.Error(), `tool "put": annotations changed`) || strings.Contains(err.Error(), `"get"`) {
+		t.Errorf("tampered pin: %v", err)
+	}
+	if err := os.WriteFile(h.LockFile(), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = Providers(h, entries)[0].ListTools(ctx); fault.CodeOf(err) != fault.UserPluginsLockInvalid {
+		t.Errorf("broken lock: %v", err)
+	}
+}

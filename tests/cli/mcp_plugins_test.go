@@ -56,6 +56,7 @@ func TestMCPServerAsPlugin(t *testing.T) {
 		want     string
 	}{
 		{"validate", nil, []string{"validate", "bridged"}, 0, ""},
+		{"list shows where annotations come from", nil, []string{"plugins", "list"}, 0, "readOnly !destructive (override)"},
 		{"read tool", nil, append([]string{"call", "tool-read", "fix_echo", "--args", `{"text":"hi"}`}, step...), 0, "echo: hi"},
 		{"override makes get-sum read-only", nil, append([]string{"call", "tool-read", "fix_get-sum", "--args", `{"a":2,"b":3}`}, step...), 0, "5"},
 		{"destructive tool refused under allow [read]", nil, append([]string{"call", "tool-destructive", "fix_delete_all", "--args", `{}`}, step...), 1, "not allowed"},

@@ -16,6 +16,20 @@ import (
 // is destructive and never silently "read". A tool made read-only by the override is not
 // destructive unless the override says so.
 func effectiveAnnotations(server *mcp.ToolAnnotations, override tool.Annotations) tool.Annotations {
+	a, _ := annotationsWithOrigin(server, override)
+	return a
+}
+
+// annotationsWithOrigin is effectiveAnnotations with where they came from: "override",
+// "server" or "default".
+func annotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotations) (tool.Annotations, string) {
+	from := "default"
+	switch {
+	case !override.IsZero():
+		from = "override"
+	case server != nil:
+		from = "server"
+	}
 	a := tool.Annotations{ReadOnlyHint: tool.Bool(false)}
 	if server != nil {
 		a.Title = server.Title
@@ -45,7 +59,7 @@ func effectiveAnnotations(server *mcp.ToolAnnotations, override tool.Annotations
 	if a.DestructiveHint == nil {
 		a.DestructiveHint = tool.Bool(!a.ReadOnly())
 	}
-	return a
+	return a, from
 }
 
 // fromCallResult turns an MCP tool result into awf's: text blocks as they are, every other

@@ -76,3 +76,19 @@ func TestPinDiffAndDrift(t *testing.T) {
 		t.Errorf("drift = %s", got)
 	}
 }
+
+func TestAnnotationsOrigin(t *testing.T) {
+	for _, tt := range []struct {
+		server   *mcp.ToolAnnotations
+		override tool.Annotations
+		want     string
+	}{
+		{nil, tool.Annotations{}, "default"},
+		{&mcp.ToolAnnotations{}, tool.Annotations{}, "server"},
+		{&mcp.ToolAnnotations{}, tool.Annotations{Title: "x"}, "override"},
+	} {
+		if _, from := annotationsWithOrigin(tt.server, tt.override); from != tt.want {
+			t.Errorf("origin = %s, want %s", from, tt.want)
+		}
+	}
+}

@@ -165,10 +165,8 @@ func (m *mcpInstance) listLocked(ctx context.Context) error {
 			return fmt.Errorf("listing tools: %w", err)
 		}
 		schema, _ := json.Marshal(t.InputSchema)
-		ops = append(ops, ports.PluginOperation{
-			Name: t.Name, Description: t.Description, InputSchema: schema,
-			Annotations: effectiveAnnotations(t.Annotations, m.spec.MCP.Annotations[t.Name]),
-		})
+		ann, from := annotationsWithOrigin(t.Annotations, m.spec.MCP.Annotations[t.Name])
+		ops = append(ops, ports.PluginOperation{Name: t.Name, Description: t.Description, InputSchema: schema, Annotations: ann, AnnotationsFrom: from})
 		pins[t.Name] = pinMCPTool(t)
 	}
 	m.ops, m.pins = ops, pins

@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func TestPluginCheckPins(t *testing.T) {
 }
 
 func TestToolNameMapsAndLimits(t *testing.T) {
-	if got := ToolName("fs", "read.file/x"); got != "fs_read_file_x" {
+	if got := ToolName("fs", "read.file/x-azAZ09"); got != "fs_read_file_x-azAZ09" {
 		t.Errorf("ToolName = %q", got)
 	}
 	reg := pcRegistry()
@@ -60,4 +61,24 @@ func TestToolNameMapsAndLimits(t *testing.T) {
 	reg.ops[reg.decls[0].Name] = []string{"echo"}
 	pcAssert(t, PluginCheck(reg)(context.Background(), pcWorkflow(pcAgent("s", false, pcEntry(reg.decls[0].Name, 10, "echo")))),
 		[]pcWant{{fault.UserMCPProxyToolNameTooLong, 10, 17, "shorter"}})
+}
+
+func TestToolNameOfExactly64IsAccepted(t *testing.T) {
+	reg := pcRegistry()
+	name := strings.Repeat("e", 59) // e…e_echo: 64 characters
+	reg.decls[0].Name = name
+	reg.ops[name] = []string{"echo"}
+	pcAssert(t, PluginCheck(reg)(context.Background(), pcWorkflow(pcAgent("s", false, pcEntry(name, 10, "echo")))), nil)
+}
+
+type plainPinErr struct{ *pcFakeRegistry }
+
+func (plainPinErr) CheckPins(context.Context, string, []string) error {
+	return errors.New("lock unreadable")
+}
+
+func TestPluginCheckPinsUncodedError(t *testing.T) {
+	reg := plainPinErr{pcRegistry()}
+	pcAssert(t, PluginCheck(reg)(context.Background(), pcWorkflow(pcAgent("s", false, pcEntry("echo", 10, "echo")))),
+		[]pcWant{{fault.UserMCPProxyToolChanged, 10, 17, "awf plugins lock"}})
 }

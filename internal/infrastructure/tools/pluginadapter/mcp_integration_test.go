@@ -335,3 +335,35 @@ func TestGRPCPluginsArePinnedToo(t *testing.T) {
 		t.Errorf("broken lock: %v", err)
 	}
 }
+
+// BenchmarkMCPBridgedCall measures one echo call to the fixture MCP server through the router
+// (schema check, intent rule, record) next to the same call made directly with the go-sdk
+// client session the host holds, without the router (sub-benchmark direct).
+func BenchmarkMCPBridgedCall(b *testing.B) {
+	dir := b.TempDir()
+	bin := plugintest.MCPFixture(b, dir)
+	root, file := plugintest.Project(b, fmt.Sprintf("plugins:\n  fix: {type: mcp, command: %s}\n", bin))
+	h := plugins.New(plugins.Options{Root: root, File: file})
+	defer h.Close()
+	ctx := context.Background()
+	r, err := routing.NewRouter(ctx, routing.Options{}, Providers(h, []toolset.PluginTools{{Plugin: "fix", Expose: []string{"echo"}}})...)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	args := json.RawMessage(`{"text":"x"}`)
+	b.Run("bridged", func(b *testing.B) {
+		for b.Loop() {
+			if res := r.CallTool(ctx, "fix_echo", args); res.IsError {
+				b.Fatal(res.JoinedText())
+			}
+		}
+	})
+	b.Run("direct", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := h.Execute(ctx, "fix", "echo", args); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -99,6 +99,7 @@ func (m *mcpInstance) startLocked(parent context.Context) error {
 	sess, err := client.Connect(ctx, transport, nil)
 	if err == nil {
 		m.sess = sess
+		m.askForLogs(ctx)
 		err = m.listLocked(ctx)
 	}
 	if err != nil {
@@ -154,6 +155,16 @@ func (m *mcpInstance) transport(env []string, tail *tailBuffer) (mcp.Transport, 
 	cmd.Stderr = io.MultiWriter(tail, newLineLogger(m.log, "stderr"))
 	setProcAttr(cmd)
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, nil
+}
+
+// askForLogs has a server that can send log notifications send them from level info up; they
+// go to awf's log tagged with the plugin. A server that refuses is not an error.
+func (m *mcpInstance) askForLogs(ctx context.Context) {
+	if r := m.sess.InitializeResult(); r != nil && r.Capabilities != nil && r.Capabilities.Logging != nil { //nolint:staticcheck // logging is deprecated, still served
+		if err := m.sess.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil { //nolint:staticcheck
+			m.log.Debug("MCP server refused logging/setLevel", zap.Error(err))
+		}
+	}
 }
 
 // listLocked lists the server's tools and computes their effective annotations and pins.

@@ -23,6 +23,8 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
+//lint:file-ignore SA1019 MCP logging (notifications/message, logging/setLevel) is deprecated by SEP-2577 but still what servers send; their stderr is logged too.
+
 // mcpInstance is one `type: mcp` plugin: an MCP server reached over stdio (a process in its
 // own group, dying with awf) or Streamable HTTP, started on first need and kept for the life
 // of the host. Calls made while it starts wait for that start.
@@ -160,8 +162,8 @@ func (m *mcpInstance) transport(env []string, tail *tailBuffer) (mcp.Transport, 
 // askForLogs has a server that can send log notifications send them from level info up; they
 // go to awf's log tagged with the plugin. A server that refuses is not an error.
 func (m *mcpInstance) askForLogs(ctx context.Context) {
-	if r := m.sess.InitializeResult(); r != nil && r.Capabilities != nil && r.Capabilities.Logging != nil { //nolint:staticcheck // logging is deprecated, still served
-		if err := m.sess.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil { //nolint:staticcheck
+	if r := m.sess.InitializeResult(); r != nil && r.Capabilities != nil && r.Capabilities.Logging != nil {
+		if err := m.sess.SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 			m.log.Debug("MCP server refused logging/setLevel", zap.Error(err))
 		}
 	}

@@ -48,7 +48,7 @@ Exit 0, or 3 when a declared plugin failed to start.`,
 	}
 	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	list.Flags().BoolVar(&noStart, "no-start", false, "do not start plugins; show declarations only")
-	cmd.AddCommand(list)
+	cmd.AddCommand(list, newPluginsLockCmd(g))
 	return cmd
 }
 
@@ -109,6 +109,8 @@ type operationRow struct {
 	CallWith    tool.Variant     `json:"call_with"`
 	Description string           `json:"description,omitempty"`
 	Annotations tool.Annotations `json:"annotations"`
+	// AnnotationsFrom is server, override or default for a bridged MCP server's tool.
+	AnnotationsFrom string `json:"annotations_from,omitempty"`
 }
 
 // pluginRows describes every declared plugin, starting the enabled ones when start is set.
@@ -133,7 +135,7 @@ func pluginRows(ctx context.Context, host *plugins.Host, start bool) ([]pluginRo
 		for _, op := range st.Operations {
 			row.Operations = append(row.Operations, operationRow{
 				Name: op.Name, Tool: pluginadapter.ToolName(spec.Name, op.Name), CallWith: tool.CallWith(op.Annotations),
-				Description: pluginFirstLine(op.Description), Annotations: op.Annotations,
+				Description: pluginFirstLine(op.Description), Annotations: op.Annotations, AnnotationsFrom: op.AnnotationsFrom,
 			})
 		}
 		rows = append(rows, row)
@@ -167,7 +169,7 @@ func printPlugins(w io.Writer, rows []pluginRow) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  OPERATION\tTOOL\tCALL WITH\tHINTS\tDESCRIPTION")
 		for _, op := range r.Operations {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", op.Name, op.Tool, op.CallWith, pluginHints(op.Annotations), short(op.Description, 60))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", op.Name, op.Tool, op.CallWith, pluginHints(op.Annotations)+fromSuffix(op.AnnotationsFrom), short(op.Description, 60))
 		}
 		_ = tw.Flush()
 	}
@@ -223,4 +225,12 @@ func pluginProviders(cfg toolset.Spec, logger *zap.Logger) []ports.ToolProvider 
 	}
 	host := plugins.New(opts)
 	return pluginadapter.Owned(host, host, cfg.PluginTools)
+}
+
+// fromSuffix marks where a bridged MCP tool's annotations came from.
+func fromSuffix(from string) string {
+	if from == "" {
+		return ""
+	}
+	return " (" + from + ")"
 }

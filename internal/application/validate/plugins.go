@@ -128,13 +128,23 @@ func (c *pluginChecker) state(ctx context.Context, s *workflow.State, m *workflo
 		ppos := pluginPos(m, pt, i)
 		c.load(ctx, ppos)
 		known, listed := c.plugin(ctx, s, plugin, ppos)
+		var exposed []string
 		for j, op := range pt.Expose {
 			op = strings.TrimSpace(op)
 			if op == "" {
 				continue // EMPTY_EXPOSE, reported by the workflow's own validation
 			}
 			pos := exposePos(m, pt, i, j)
-			if listed != nil && !contains(listed, op) {
+			ops := []string{op}
+			if isGlob(op) {
+				ops = matching(op, listed)
+				if listed != nil && len(ops) == 0 {
+					c.ds.Errorf(pos, fault.UserMCPProxyUnknownOperation, operationHint(op, listed),
+						"no operation of plugin %q matches %q (state %q)", plugin, op, s.Name)
+					continue
+				}
+			}
+			if listed != nil && !isGlob(op) && !contains(listed, op) {
 				c.ds.Errorf(pos, fault.UserMCPProxyUnknownOperation, operationHint(op, listed),
 					"plugin %q does not list operation %q (state %q)", plugin, op, s.Name)
 				continue
@@ -142,8 +152,12 @@ func (c *pluginChecker) state(ctx context.Context, s *workflow.State, m *workflo
 			if !known {
 				continue
 			}
-			c.collision(s, taken, ToolName(plugin, op), origin{plugin: plugin, op: op, entry: i, pos: pos})
+			for _, o := range ops {
+				c.collision(s, taken, ToolName(plugin, o), origin{plugin: plugin, op: o, entry: i, pos: pos})
+			}
+			exposed = append(exposed, ops...)
 		}
+		c.pins(ctx, s, plugin, ppos, known && listed != nil, exposed)
 	}
 }
 
@@ -217,9 +231,6 @@ func near(p, from fault.Position) string {
 	}
 	return p.String()
 }
-
-// ToolName is the name a plugin operation's tool takes: <plugin>_<operation>.
-func ToolName(plugin, op string) string { return plugin + "_" + op }
 
 func pluginPos(m *workflow.MCPProxy, pt workflow.PluginTools, i int) fault.Position {
 	if pt.Pos.Valid() {

@@ -307,4 +307,12 @@ const (
 	UserRunUnknownState = "USER.RUN.UNKNOWN_STATE"
 	// UserRunLocked: another awf resume of the same run holds its lock
 	UserRunLocked = "USER.RUN.LOCKED"
+	// UserMCPProxyToolChanged: an exposed tool differs from its pin in .awf/plugins.lock (or is not pinned).
+	UserMCPProxyToolChanged = "USER.MCP_PROXY.TOOL_CHANGED"
+	// UserMCPProxyToolNameTooLong: <plugin>_<tool> is longer than the 64 characters agent CLIs accept.
+	UserMCPProxyToolNameTooLong = "USER.MCP_PROXY.TOOL_NAME_TOO_LONG"
+	// UserPluginsInvalidURL: an MCP plugin's url is not an http(s) URL.
+	UserPluginsInvalidURL = "USER.PLUGINS.INVALID_URL"
+	// UserPluginsLockInvalid: .awf/plugins.lock cannot be read or parsed.
+	UserPluginsLockInvalid = "USER.PLUGINS.LOCK_INVALID"
 )

@@ -26,6 +26,10 @@ type PluginOperation struct {
 	OutputDescription string
 	// Annotations keep "not said" apart from "false" (pointer hints).
 	Annotations tool.Annotations
+	// AnnotationsFrom says where the annotations came from, for `awf plugins list`: "" for a
+	// gRPC plugin (its own declaration); for a bridged MCP server "server", "override" (the
+	// user's plugins.yaml, in part or whole) or "default" (unannotated: the MCP defaults).
+	AnnotationsFrom string
 }
 
 // PluginRegistry is what validation needs to know about plugins: which are declared, and what

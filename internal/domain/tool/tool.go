@@ -17,13 +17,18 @@ const BuiltinSource Source = "builtin"
 // PluginSource returns the source of a plugin's tools, "plugin:<name>".
 func PluginSource(name string) Source { return Source("plugin:" + name) }
 
-// Plugin returns the plugin name of a plugin source, or "" for builtins.
+// MCPSource is the source of the tools of an MCP server bridged as a `type: mcp` plugin.
+func MCPSource(name string) Source { return Source("mcp:" + name) }
+
+// Plugin returns the plugin name of a plugin or bridged MCP source, or "" for builtins.
 func (s Source) Plugin() string {
-	name, ok := strings.CutPrefix(string(s), "plugin:")
-	if !ok {
-		return ""
+	if name, ok := strings.CutPrefix(string(s), "plugin:"); ok {
+		return name
 	}
-	return name
+	if name, ok := strings.CutPrefix(string(s), "mcp:"); ok {
+		return name
+	}
+	return ""
 }
 
 // Annotations are the MCP tool hints. Each hint is a pointer because "not said" and "false" mean

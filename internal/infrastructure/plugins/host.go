@@ -54,6 +54,7 @@ type Host struct {
 
 	mu        sync.Mutex
 	instances map[string]*instance
+	mcps      map[string]*mcpInstance
 	closed    bool
 	closeOnce sync.Once
 }
@@ -112,6 +113,13 @@ func (h *Host) Plugins(context.Context) ([]ports.PluginDecl, error) {
 
 // Operations starts the plugin if needed and returns what it lists.
 func (h *Host) Operations(ctx context.Context, name string) ([]ports.PluginOperation, error) {
+	if mi, ok, err := h.mcp(name); err != nil || ok {
+		if err != nil {
+			return nil, err
+		}
+		ops, _, err := mi.operations(ctx)
+		return ops, err
+	}
 	inst, err := h.instance(name)
 	if err != nil {
 		return nil, err
@@ -125,6 +133,12 @@ func (h *Host) Operations(ctx context.Context, name string) ([]ports.PluginOpera
 
 // Execute runs one operation (ports.OperationProvider).
 func (h *Host) Execute(ctx context.Context, name, operation string, args json.RawMessage) (tool.Result, error) {
+	if mi, ok, err := h.mcp(name); err != nil || ok {
+		if err != nil {
+			return tool.Result{}, err
+		}
+		return mi.execute(ctx, operation, args)
+	}
 	inst, err := h.instance(name)
 	if err != nil {
 		return tool.Result{}, err
@@ -144,6 +158,9 @@ func (h *Host) Status(name string) (Status, error) {
 	}
 	if spec.Disabled {
 		return Status{Name: name, State: StateDisabled}, nil
+	}
+	if spec.isMCP() {
+		return h.mcpStatus(name), nil
 	}
 	h.mu.Lock()
 	inst := h.instances[name]
@@ -176,6 +193,7 @@ func (h *Host) Close() error {
 			}()
 		}
 		wg.Wait()
+		h.closeMCP()
 	})
 	return nil
 }

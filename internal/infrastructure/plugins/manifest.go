@@ -31,6 +31,9 @@ type Spec struct {
 	Config json.RawMessage
 	// Disabled plugins are declared but may not be used.
 	Disabled bool
+	// MCP holds the `type: mcp` settings; Type is TypeGRPC or TypeMCP.
+	Type string
+	MCP  MCPSpec
 	// Pos is where the plugin's name is written; CommandPos where its command value is.
 	Pos        fault.Position
 	CommandPos fault.Position

@@ -153,7 +153,7 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 			hasCommand = true
 			s.Command = p.str(val, "command of plugin "+s.Name)
 			s.CommandPos = p.pos(val)
-			if strings.TrimSpace(s.Command) == "" {
+			if strings.TrimSpace(s.Command) == "" && s.MCP.URL == "" {
 				p.errorf(val, fault.UserPluginsMissingCommand, "give the plugin's executable, relative to the project root", "command of plugin %q is empty", s.Name)
 				ok = false
 			}
@@ -174,8 +174,13 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 		case "disabled":
 			s.Disabled = p.boolean(val, "disabled of plugin "+s.Name)
 		default:
-			p.unknownKey(key, "in plugin "+strconv.Quote(s.Name), pluginKeys)
+			if !p.mcpKey(&s, key, val) {
+				p.unknownKey(key, "in plugin "+strconv.Quote(s.Name), append(pluginKeys, mcpKeys...))
+			}
 		}
+	}
+	if s.Type == TypeMCP {
+		return s, p.mcpDone(&s, k, hasCommand) && ok
 	}
 	if !hasCommand {
 		p.errorf(k, fault.UserPluginsMissingCommand, "add `command: bin/plugins/"+s.Name+"` (relative to the project root)", "plugin %q has no command", s.Name)

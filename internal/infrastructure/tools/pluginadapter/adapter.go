@@ -27,15 +27,24 @@ import (
 // noArguments is the schema of an operation that declares none.
 var noArguments = json.RawMessage(`{"type":"object"}`)
 
-// ToolName is the tool name of a plugin operation.
-func ToolName(plugin, operation string) string { return plugin + "_" + operation }
+// ToolName is the tool name of a plugin operation: <plugin>_<operation>, with every character
+// the agent CLIs refuse in a tool name (anything but letters, digits, '_' and '-') mapped to '_'.
+func ToolName(plugin, operation string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, plugin+"_"+operation)
+}
 
 // Provider serves the exposed operations of one plugin.
 type Provider struct {
 	ops    ports.OperationProvider
 	plugin string
 	expose []string
-	byTool map[string]string // tool name → operation
+	mu     sync.Mutex
+	byTool map[string]string // tool name → operation, filled by ListTools once globs are expanded
 	owner  *sharedCloser     // set by Owned: the last provider to close closes the host
 	once   sync.Once
 }
@@ -47,7 +56,9 @@ var _ ports.ToolProvider = (*Provider)(nil)
 func New(ops ports.OperationProvider, plugin string, expose []string) *Provider {
 	p := &Provider{ops: ops, plugin: plugin, expose: append([]string(nil), expose...), byTool: map[string]string{}}
 	for _, op := range expose {
-		p.byTool[ToolName(plugin, op)] = op
+		if !isGlob(op) {
+			p.byTool[ToolName(plugin, op)] = op
+		}
 	}
 	return p
 }
@@ -82,8 +93,14 @@ type sharedCloser struct {
 	left atomic.Int32
 }
 
-// Source is plugin:<name>; the router uses it to name this provider in errors.
-func (p *Provider) Source() tool.Source { return tool.PluginSource(p.plugin) }
+// Source is plugin:<name> (mcp:<name> for a bridged MCP server); the router uses it to name
+// this provider in errors and activity records.
+func (p *Provider) Source() tool.Source {
+	if s, ok := p.ops.(sourcer); ok {
+		return s.SourceOf(p.plugin)
+	}
+	return tool.PluginSource(p.plugin)
+}
 
 // ListTools asks the plugin for its operations (starting it if needed) and returns one tool per
 // exposed operation. Every problem is reported at once and nothing is dropped: an exposed
@@ -104,8 +121,14 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 		defs       []tool.Definition
 		unknown    []error
 		badSchemas []string
+		errs       []error
 	)
-	for _, name := range p.expose {
+	expanded, unmatched := expand(p.expose, names)
+	for _, name := range unmatched {
+		unknown = append(unknown, fault.New(fault.UserMCPProxyUnknownOperation, "plugin %q has no operation matching %q", p.plugin, name).
+			WithHint("%s", hintFor(name, names)))
+	}
+	for _, name := range expanded {
 		op, ok := byName[name]
 		if !ok {
 			unknown = append(unknown, fault.New(fault.UserMCPProxyUnknownOperation, "plugin %q has no operation %q", p.plugin, name).
@@ -117,15 +140,23 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 			badSchemas = append(badSchemas, fmt.Sprintf("operation %q of plugin %q: %v", name, p.plugin, err))
 			continue
 		}
+		tn := ToolName(p.plugin, name)
+		if len(tn) > maxToolName {
+			errs = append(errs, fault.New(fault.UserMCPProxyToolNameTooLong, "tool name %q (plugin %q, operation %q) is %d characters, more than the %d agent CLIs accept", tn, p.plugin, name, len(tn), maxToolName).
+				WithHint("rename the plugin in .awf/plugins.yaml to something shorter"))
+			continue
+		}
+		p.mu.Lock()
+		p.byTool[tn] = name
+		p.mu.Unlock()
 		defs = append(defs, tool.Definition{
-			Name:        ToolName(p.plugin, name),
+			Name:        tn,
 			Description: description(p.plugin, op),
 			InputSchema: schema,
 			Annotations: op.Annotations,
 			Source:      p.Source(),
 		})
 	}
-	var errs []error
 	switch len(unknown) {
 	case 0:
 	case 1:
@@ -140,13 +171,20 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	if pc, ok := p.ops.(pinChecker); ok {
+		if err := pc.CheckPins(ctx, p.plugin, expanded); err != nil {
+			return nil, err
+		}
+	}
 	return defs, nil
 }
 
 // CallTool runs the operation behind tool name. Errors from the host name the plugin (it
 // crashed, could not start, the step ended); an operation's own failure is an IsError result.
 func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
+	p.mu.Lock()
 	op, ok := p.byTool[name]
+	p.mu.Unlock()
 	if !ok {
 		return tool.Result{}, fault.New(fault.SystemMCPProxyUnknownTool, "tool %q is not served by %s", name, p.Source())
 	}

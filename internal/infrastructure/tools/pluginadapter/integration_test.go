@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -25,6 +26,9 @@ import (
 func TestMain(m *testing.M) {
 	code := m.Run()
 	plugintest.Cleanup()
+	if fixtureBin != "" {
+		_ = os.RemoveAll(filepath.Dir(fixtureBin))
+	}
 	os.Exit(code)
 }
 

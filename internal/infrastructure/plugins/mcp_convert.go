@@ -1,0 +1,111 @@
+package plugins
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// effectiveAnnotations is a bridged tool's annotations: the user's override field by field,
+// else the server's, else the MCP defaults (not read-only, destructive), so an unannotated tool
+// is destructive and never silently "read". A tool made read-only by the override is not
+// destructive unless the override says so.
+func effectiveAnnotations(server *mcp.ToolAnnotations, override tool.Annotations) tool.Annotations {
+	a, _ := annotationsWithOrigin(server, override)
+	return a
+}
+
+// annotationsWithOrigin is effectiveAnnotations with where they came from: "override",
+// "server" or "default".
+func annotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotations) (tool.Annotations, string) {
+	from := "default"
+	switch {
+	case !override.IsZero():
+		from = "override"
+	case server != nil:
+		from = "server"
+	}
+	a := tool.Annotations{ReadOnlyHint: tool.Bool(false)}
+	if server != nil {
+		a.Title = server.Title
+		a.ReadOnlyHint = tool.Bool(server.ReadOnlyHint)
+		a.DestructiveHint = server.DestructiveHint
+		a.IdempotentHint = tool.Bool(server.IdempotentHint)
+		a.OpenWorldHint = server.OpenWorldHint
+	}
+	if override.Title != "" {
+		a.Title = override.Title
+	}
+	if override.ReadOnlyHint != nil {
+		a.ReadOnlyHint = override.ReadOnlyHint
+		if *override.ReadOnlyHint && override.DestructiveHint == nil {
+			a.DestructiveHint = tool.Bool(false)
+		}
+	}
+	if override.DestructiveHint != nil {
+		a.DestructiveHint = override.DestructiveHint
+	}
+	if override.IdempotentHint != nil {
+		a.IdempotentHint = override.IdempotentHint
+	}
+	if override.OpenWorldHint != nil {
+		a.OpenWorldHint = override.OpenWorldHint
+	}
+	if a.DestructiveHint == nil {
+		a.DestructiveHint = tool.Bool(!a.ReadOnly())
+	}
+	return a, from
+}
+
+// fromCallResult turns an MCP tool result into awf's: text blocks as they are, every other
+// block (image, audio, resource link, embedded resource) and structuredContent as a text block
+// holding its JSON, so nothing the server said is lost on the way to the agent.
+func fromCallResult(r *mcp.CallToolResult) tool.Result {
+	out := tool.Result{IsError: r.IsError}
+	for _, c := range r.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			out.Content = append(out.Content, tool.Content{Type: "text", Text: t.Text})
+			continue
+		}
+		b, _ := json.Marshal(c)
+		out.Content = append(out.Content, tool.Content{Type: "text", Text: string(b)})
+	}
+	if r.StructuredContent != nil && len(r.Content) == 0 {
+		b, _ := json.Marshal(r.StructuredContent)
+		out.Content = append(out.Content, tool.Content{Type: "text", Text: string(b)})
+	}
+	return out
+}
+
+// expandPairs expands ${VAR} in the values of Name=Value pairs from environ; an unset variable
+// is USER.PLUGINS.ENV_UNSET, naming the entry.
+func expandPairs(spec Spec, what string, pairs, environ []string, file string) ([]string, error) {
+	vars := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	out := make([]string, 0, len(pairs))
+	for _, kv := range pairs {
+		name, val, _ := strings.Cut(kv, "=")
+		var missing []string
+		val = os.Expand(val, func(ref string) string {
+			v, ok := vars[ref]
+			if !ok {
+				missing = append(missing, ref)
+			}
+			return v
+		})
+		if len(missing) > 0 {
+			return nil, fault.New(fault.UserPluginsEnvUnset, "plugin %q: %s %s references $%s, which is not set in awf's environment", spec.Name, what, name, missing[0]).
+				WithHint("export %s before running awf, or remove it from the plugin's %ss in %s", missing[0], what, file)
+		}
+		out = append(out, name+"="+val)
+	}
+	return out, nil
+}

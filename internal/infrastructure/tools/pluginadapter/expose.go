@@ -1,0 +1,54 @@
+package pluginadapter
+
+import (
+	"context"
+	"path"
+	"strings"
+
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
+
+// maxToolName is the longest tool name the agent CLIs accept.
+const maxToolName = 64
+
+// sourcer is implemented by hosts that serve more than one kind of plugin (gRPC and MCP).
+type sourcer interface {
+	SourceOf(plugin string) tool.Source
+}
+
+// pinChecker is implemented by hosts that pin tools (.awf/plugins.lock): a new or changed
+// exposed tool is refused before the agent sees it.
+type pinChecker interface {
+	CheckPins(ctx context.Context, plugin string, tools []string) error
+}
+
+func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
+
+// expand resolves expose entries against the listed names: an exact name stays (listed or
+// not: an unlisted one is reported by the caller), a glob (`*`, `get-*`) becomes every listed
+// name it matches, in listing order. A glob matching nothing is returned in unmatched. Each
+// name appears once, at its first match.
+func expand(expose, listed []string) (names, unmatched []string) {
+	seen := map[string]bool{}
+	for _, e := range expose {
+		if !isGlob(e) {
+			names = append(names, e) // duplicates kept: the router reports NAME_COLLISION
+			seen[e] = true
+			continue
+		}
+		matched := false
+		for _, l := range listed {
+			if ok, _ := path.Match(e, l); ok {
+				matched = true
+				if !seen[l] {
+					seen[l] = true
+					names = append(names, l)
+				}
+			}
+		}
+		if !matched {
+			unmatched = append(unmatched, e)
+		}
+	}
+	return names, unmatched
+}

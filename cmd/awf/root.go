@@ -33,7 +33,7 @@ every call through one router that checks its intent and records it.`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "show debug logs on the terminal")
 	root.SetOut(redactingWriter{w: os.Stdout, red: secrets()})
 	root.SetErr(redactingWriter{w: os.Stderr, red: secrets()})
-	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g))
+	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g), newDiagramCmd(g))
 	return root
 }
 

@@ -43,4 +43,12 @@ const (
 	// SYSTEM.TOOL
 	// SystemToolPanic: a tool provider panicked during a call (an awf bug; recorded with this code).
 	SystemToolPanic = "SYSTEM.TOOL.PANIC"
+
+	// SYSTEM.DIAGRAM
+	// SystemDiagramNoGraphviz: `awf diagram -o x.svg|x.png` needs Graphviz's `dot` on PATH.
+	SystemDiagramNoGraphviz = "SYSTEM.DIAGRAM.NO_GRAPHVIZ"
+	// SystemDiagramRender: Graphviz's `dot` failed or timed out while drawing.
+	SystemDiagramRender = "SYSTEM.DIAGRAM.RENDER"
+	// SystemDiagramWrite: the file given with -o could not be written.
+	SystemDiagramWrite = "SYSTEM.DIAGRAM.WRITE"
 )

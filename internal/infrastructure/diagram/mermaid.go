@@ -92,6 +92,10 @@ func writeMermaidCluster(b *strings.Builder, indent string, c *app.Cluster, node
 	fmt.Fprintf(b, "%send\n", indent)
 }
 
+// mermaidPlain are the signs a quoted label keeps as written: none of them can end the quoted
+// string, start an entity (#) or HTML (<, >, &).
+const mermaidPlain = " _.,:/=+-()[]!?*@$%^~'"
+
 // mermaidQuote makes s a quoted Mermaid label shown as written: letters, digits, spaces and a
 // few plain signs pass; every other character becomes a numeric entity (#34; for a quote), so
 // quotes, brackets, pipes, arrows, `end` lines and HTML cannot close the label or inject markup.
@@ -103,8 +107,7 @@ func mermaidQuote(s string) string {
 		switch {
 		case r == '\n':
 			b.WriteString("<br/>")
-		case r == ' ' || r == '_' || r == '.' || r == ',' || r == ':' || r == '/' || r == '=' || r == '+' ||
-			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		case strings.ContainsRune(mermaidPlain, r) || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
 			b.WriteRune(r)
 		case r < 0x20 || r == 0x7f:
 		default:

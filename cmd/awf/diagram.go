@@ -11,6 +11,7 @@ import (
 	appdiagram "github.com/awf-dev/awf/internal/application/diagram"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/diagram"
 )
 
@@ -48,25 +49,13 @@ func runDiagram(cmd *cobra.Command, g *globalFlags, target string, f diagramFlag
 	if err := checkFormat(format, "dot", "mmd", "svg", "png"); err != nil {
 		return err
 	}
-	svc, done, err := validationService(g)
+	wf, err := loadForDiagram(cmd, g, target)
 	if err != nil {
 		return err
 	}
-	defer done()
-	rep, err := svc.Validate(cmd.Context(), target)
+	gr, err := appdiagram.Build(wf, appdiagram.Options{Direction: f.direction, Highlight: f.highlight})
 	if err != nil {
-		return err
-	}
-	if rep.Workflow == nil {
-		printValidationText(cmd.OutOrStdout(), cmd.ErrOrStderr(), rep)
-		return &exitError{code: fault.ExitUser}
-	}
-	if !rep.Valid() {
-		fmt.Fprintf(cmd.ErrOrStderr(), "warning: workflow '%s' has %d error(s); drawing it anyway (see `awf validate`)\n", rep.Name, len(rep.Diagnostics.Errors()))
-	}
-	gr, err := appdiagram.Build(rep.Workflow, appdiagram.Options{Direction: f.direction, Highlight: f.highlight})
-	if err != nil {
-		return fault.Wrap(err, fault.UserCLIInvalidArgs, "cannot draw workflow '%s'", rep.Name)
+		return fault.Wrap(err, fault.UserCLIInvalidArgs, "cannot draw workflow '%s'", wf.Name)
 	}
 	data, err := diagramBytes(cmd, gr, format, r)
 	if err != nil {
@@ -90,4 +79,30 @@ func diagramBytes(cmd *cobra.Command, gr *appdiagram.Graph, format string, r por
 		return []byte(diagram.DOT(gr)), nil
 	}
 	return r.Render(cmd.Context(), diagram.DOT(gr), format)
+}
+
+// loadForDiagram loads the workflow as `awf validate` does. One with errors still draws, after its
+// problems and a warning on stderr; one that did not parse into any state is refused.
+func loadForDiagram(cmd *cobra.Command, g *globalFlags, target string) (*workflow.Workflow, error) {
+	svc, done, err := validationService(g)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	rep, err := svc.Validate(cmd.Context(), target)
+	if err != nil {
+		return nil, err
+	}
+	if rep.Valid() {
+		return rep.Workflow, nil
+	}
+	for _, d := range rep.Diagnostics {
+		fmt.Fprintln(cmd.ErrOrStderr(), d.String())
+	}
+	if rep.Workflow == nil || len(rep.Workflow.States) == 0 {
+		fmt.Fprintf(cmd.ErrOrStderr(), "Workflow '%s' has no states to draw\n", rep.Name)
+		return nil, &exitError{code: fault.ExitUser}
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "warning: workflow '%s' has %d error(s); drawing it anyway\n", rep.Name, len(rep.Diagnostics.Errors()))
+	return rep.Workflow, nil
 }

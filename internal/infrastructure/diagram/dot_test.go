@@ -221,3 +221,23 @@ func mermaidUnquote(s string) string {
 	}
 	return b.String()
 }
+
+func TestQuoteTables(t *testing.T) {
+	for _, c := range []struct{ in, dot, mmd string }{
+		{"plain", `"plain"`, `"plain"`},
+		{`a"b`, `"a\"b"`, `"a#34;b"`},
+		{`a\b`, `"a\\b"`, `"a#92;b"`},
+		{"a\nb", `"a\nb"`, `"a<br/>b"`},
+		{"a\tb\rc", `"a b c"`, `"a b c"`},
+		{"a\x01\x7fb", `"ab"`, `"ab"`},
+		{"<é>&|#", `"<é>&|#"`, `"#60;#233;#62;#38;#124;#35;"`},
+		{"x (y) [z] -_.,:/=+!?*@$%^~'", `"x (y) [z] -_.,:/=+!?*@$%^~'"`, `"x (y) [z] -_.,:/=+!?*@$%^~'"`},
+	} {
+		if got := dotQuote(c.in); got != c.dot {
+			t.Errorf("dotQuote(%q) = %s, want %s", c.in, got, c.dot)
+		}
+		if got := mermaidQuote(c.in); got != c.mmd {
+			t.Errorf("mermaidQuote(%q) = %s, want %s", c.in, got, c.mmd)
+		}
+	}
+}

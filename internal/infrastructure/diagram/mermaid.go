@@ -107,6 +107,8 @@ func mermaidQuote(s string) string {
 		switch {
 		case r == '\n':
 			b.WriteString("<br/>")
+		case r == '\r' || r == '\t':
+			b.WriteByte(' ')
 		case strings.ContainsRune(mermaidPlain, r) || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
 			b.WriteRune(r)
 		case r < 0x20 || r == 0x7f:

@@ -241,3 +241,12 @@ func TestQuoteTables(t *testing.T) {
 		}
 	}
 }
+
+func TestDOTDirection(t *testing.T) {
+	for dir, want := range map[string]string{"LR": "rankdir=LR;", "TB": "rankdir=TB;", "": "rankdir=TB;", "XX": "rankdir=TB;"} {
+		g := loadGraph(t, "testdata/all-kinds.yaml", app.Options{Direction: dir})
+		if got := DOT(g); !strings.Contains(got, want) {
+			t.Errorf("direction %q: no %s", dir, want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ every call through one router that checks its intent and records it.`,
 	root.SetOut(redactingWriter{w: os.Stdout, red: secrets()})
 	root.SetErr(redactingWriter{w: os.Stderr, red: secrets()})
 	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g),
-		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g))
+		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g))
 	return root
 }
 

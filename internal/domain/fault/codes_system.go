@@ -47,4 +47,11 @@ const (
 	// SYSTEM.FS (run state)
 	// SystemFSRunState: a run's state.json could not be written
 	SystemFSRunState = "SYSTEM.FS.RUN_STATE"
+	// SYSTEM.DIAGRAM
+	// SystemDiagramNoGraphviz: `awf diagram -o x.svg|x.png` needs Graphviz's `dot` on PATH.
+	SystemDiagramNoGraphviz = "SYSTEM.DIAGRAM.NO_GRAPHVIZ"
+	// SystemDiagramRender: Graphviz's `dot` failed or timed out while drawing.
+	SystemDiagramRender = "SYSTEM.DIAGRAM.RENDER"
+	// SystemDiagramWrite: the file given with -o could not be written.
+	SystemDiagramWrite = "SYSTEM.DIAGRAM.WRITE"
 )

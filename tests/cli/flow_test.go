@@ -7,11 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // controlFlowWorkflow runs a parallel state (two checks), then a for_each over files whose body holds
@@ -178,29 +174,7 @@ func TestInterruptStopsEveryBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	pids := waitPIDs(t, filepath.Join(piddir, "1"), filepath.Join(piddir, "2"), filepath.Join(piddir, "3"))
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("awf did not exit after SIGINT:\n%s", out.String())
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Fatalf("exit %d, want 130:\n%s", code, out.String())
-	}
-	for _, p := range pids {
-		for deadline := time.Now().Add(2 * time.Second); testkit.Alive(p) && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if testkit.Alive(p) {
-			_ = syscall.Kill(p, syscall.SIGKILL)
-			t.Errorf("branch shell %d survived the interrupt: %s", p, testkit.State(p))
-		}
-	}
+	interruptAndReap(t, cmd, &out, pids, "branch shell")
 	if n := strings.Count(out.String(), "✗ b"); n != 3 {
 		t.Errorf("%d branches reported stopped, want 3:\n%s", n, out.String())
 	}

@@ -45,30 +45,7 @@ func TestInterruptLeavesNoChild(t *testing.T) {
 			t.Fatalf("pid %d not running before the interrupt", p)
 		}
 	}
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(15 * time.Second):
-		_ = cmd.Process.Kill()
-		t.Fatalf("awf did not exit after SIGINT:\n%s", out.String())
-	}
-	if code := cmd.ProcessState.ExitCode(); code != 130 {
-		t.Fatalf("exit %d, want 130:\n%s", code, out.String())
-	}
-	for _, p := range pids {
-		// The group was killed before awf exited; give the kernel a moment to tear it down.
-		for deadline := time.Now().Add(2 * time.Second); testkit.Alive(p) && time.Now().Before(deadline); {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if testkit.Alive(p) {
-			_ = syscall.Kill(p, syscall.SIGKILL)
-			t.Errorf("pid %d survived the interrupt: %s", p, testkit.State(p))
-		}
-	}
+	interruptAndReap(t, cmd, &out, pids, "pid")
 	if !strings.Contains(out.String(), "interrupted") {
 		t.Errorf("output does not say interrupted:\n%s", out.String())
 	}
@@ -92,4 +69,34 @@ func waitPIDs(t *testing.T, files ...string) []int {
 		}
 	}
 	return pids
+}
+
+// interruptAndReap sends awf SIGINT, expects it to exit 130 within 15 s, and then every process
+// of pids (named what in messages) to be gone: killed with its group before awf exited.
+func interruptAndReap(t *testing.T, cmd *exec.Cmd, out *bytes.Buffer, pids []int, what string) {
+	t.Helper()
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("awf did not exit after SIGINT:\n%s", out.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Fatalf("exit %d, want 130:\n%s", code, out.String())
+	}
+	for _, p := range pids {
+		// The group was killed before awf exited; give the kernel a moment to tear it down.
+		for deadline := time.Now().Add(2 * time.Second); testkit.Alive(p) && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if testkit.Alive(p) {
+			_ = syscall.Kill(p, syscall.SIGKILL)
+			t.Errorf("%s %d survived the interrupt: %s", what, p, testkit.State(p))
+		}
+	}
 }

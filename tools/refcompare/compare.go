@@ -100,13 +100,8 @@ func (c *comparer) project() (string, error) {
 
 // exec runs bin in the project under dir with a private environment; ok is a zero exit.
 func (c *comparer) exec(ctx context.Context, bin, dir string, args ...string) (string, bool) {
-	out, code := c.execCode(ctx, bin, dir, args...)
-	return out, code == 0
-}
-
-func (c *comparer) execCode(ctx context.Context, bin, dir string, args ...string) (string, int) {
 	out, _, code := c.execSplit(ctx, bin, dir, args...)
-	return out, code
+	return out, code == 0
 }
 
 // execSplit runs bin and returns its whole output, its stdout alone, and its exit code.
@@ -151,7 +146,7 @@ func (c *comparer) inputArgs(name string) []string {
 
 // runRef runs the workflow on the reference and reads its saved state.
 func (c *comparer) runRef(ctx context.Context, dir, name string) result {
-	out, _ := c.execCode(ctx, c.ref, dir, append([]string{"run", name}, c.inputArgs(name)...)...)
+	out, _, _ := c.execSplit(ctx, c.ref, dir, append([]string{"run", name}, c.inputArgs(name)...)...)
 	res := result{raw: out, status: "failure", states: map[string]stateResult{}}
 	files, _ := filepath.Glob(filepath.Join(dir, "home", ".local", "share", "awf", "states", "*.json"))
 	var st struct {

@@ -75,11 +75,8 @@ func (s Scope) readFileFunc() func(path string) (string, error) {
 	}
 }
 
-// scopeFuncs are the functions one render sees: the helpers, and readFile bound to the scope.
+// scopeFuncs are the functions bound to one render's scope: readFile. The helpers that need no
+// scope are in Funcs already.
 func scopeFuncs(s Scope) template.FuncMap {
-	fm := template.FuncMap{"readFile": s.readFileFunc()}
-	for k, f := range textFuncs {
-		fm[k] = f
-	}
-	return fm
+	return template.FuncMap{"readFile": s.readFileFunc()}
 }

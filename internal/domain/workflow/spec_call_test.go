@@ -1,7 +1,6 @@
 package workflow
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -83,19 +82,7 @@ func TestCallAndOperationValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := build()
 			tt.mutate(w)
-			ds := Validate(w)
-			if len(ds) != len(tt.want) {
-				t.Fatalf("got %d diagnostics, want %d:\n%v", len(ds), len(tt.want), ds)
-			}
-			for i, want := range tt.want {
-				d := ds[i]
-				if at := fmt.Sprintf("%s@%d:%d", d.Code, d.Line, d.Column); at != want.at {
-					t.Errorf("diagnostic %d at %s, want %s: %v", i, at, want.at, d)
-				}
-				if !strings.Contains(d.Message, want.msg) || !strings.Contains(d.Hint, want.hint) {
-					t.Errorf("diagnostic %d:\n message %q\n hint    %q\nwant %q / %q", i, d.Message, d.Hint, want.msg, want.hint)
-				}
-			}
+			expectDiags(t, Validate(w), tt.want)
 		})
 	}
 }
@@ -122,10 +109,5 @@ func TestCallHelpers(t *testing.T) {
 	walkStrings("in", map[string]any{"b": []any{"x", 1, map[string]any{"c": "y"}}, "a": "z", "n": 3}, func(p, _ string) { paths = append(paths, p) })
 	if strings.Join(paths, ",") != "in.a,in.b[0],in.b[2].c" {
 		t.Errorf("paths %v", paths)
-	}
-	for i, want := range map[int]string{0: "0", 9: "9", 10: "10", 123: "123"} {
-		if itoa(i) != want {
-			t.Errorf("itoa(%d) = %q", i, itoa(i))
-		}
 	}
 }

@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
@@ -47,16 +48,9 @@ func walkStrings(path string, v any, f func(path, text string)) {
 		}
 	case []any:
 		for i, e := range x {
-			walkStrings(path+"["+itoa(i)+"]", e, f)
+			walkStrings(path+"["+strconv.Itoa(i)+"]", e, f)
 		}
 	}
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
 }
 
 // Operation returns the spec of an operation state, nil for any other kind.

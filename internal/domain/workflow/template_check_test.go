@@ -3,6 +3,7 @@ package workflow
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestCheckTemplate(t *testing.T) {
 			for i, p := range c.Problems {
 				code, rest, _ := strings.Cut(tc.problems[i], "@")
 				line, msg, _ := strings.Cut(rest, ": ")
-				if p.Code != code || line != itoa(p.Line) || !strings.Contains(p.Msg, msg) || p.Hint == "" {
+				if p.Code != code || line != strconv.Itoa(p.Line) || !strings.Contains(p.Msg, msg) || p.Hint == "" {
 					t.Errorf("problem %d: %+v, want %s", i, p, tc.problems[i])
 				}
 			}

@@ -294,20 +294,7 @@ func TestValidateCases(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := build()
 			tt.mutate(w)
-			ds := Validate(w)
-			if len(ds) != len(tt.want) {
-				t.Fatalf("got %d diagnostics, want %d:\n%v", len(ds), len(tt.want), ds)
-			}
-			for i, want := range tt.want {
-				d := ds[i]
-				if at := fmt.Sprintf("%s@%d:%d", d.Code, d.Line, d.Column); at != want.at {
-					t.Errorf("diagnostic %d at %s, want %s: %v", i, at, want.at, d)
-				}
-				msg, prefix := strings.CutPrefix(want.msg, "^") // ^ asks for the message to start so
-				if !strings.Contains(d.Message, msg) || prefix && !strings.HasPrefix(d.Message, msg) || !strings.Contains(d.Hint, want.hint) {
-					t.Errorf("diagnostic %d:\n message %q\n hint    %q\nwant %q / %q", i, d.Message, d.Hint, want.msg, want.hint)
-				}
-			}
+			expectDiags(t, Validate(w), tt.want)
 		})
 	}
 }
@@ -319,5 +306,24 @@ func TestDuplicateHintWithoutALine(t *testing.T) {
 	ds := Validate(w)
 	if len(ds) != 1 || ds[0].Hint != "rename or remove one of them" {
 		t.Fatalf("%v", ds)
+	}
+}
+
+// expectDiags checks ds against want, in order: code and position exactly, message and hint by
+// substring (a message starting with ^ must start the diagnostic's message).
+func expectDiags(t *testing.T, ds fault.Diagnostics, want []diag) {
+	t.Helper()
+	if len(ds) != len(want) {
+		t.Fatalf("got %d diagnostics, want %d:\n%v", len(ds), len(want), ds)
+	}
+	for i, w := range want {
+		d := ds[i]
+		if at := fmt.Sprintf("%s@%d:%d", d.Code, d.Line, d.Column); at != w.at {
+			t.Errorf("diagnostic %d at %s, want %s: %v", i, at, w.at, d)
+		}
+		msg, prefix := strings.CutPrefix(w.msg, "^")
+		if !strings.Contains(d.Message, msg) || prefix && !strings.HasPrefix(d.Message, msg) || !strings.Contains(d.Hint, w.hint) {
+			t.Errorf("diagnostic %d:\n message %q\n hint    %q\nwant %q / %q", i, d.Message, d.Hint, w.msg, w.hint)
+		}
 	}
 }

@@ -2,8 +2,6 @@ package workflow
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -173,24 +171,10 @@ func TestFlowValidateCases(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := flowBuild()
 			tt.mutate(w)
-			ds := Validate(w)
-			if len(ds) != len(tt.want) {
-				t.Fatalf("got %d diagnostics, want %d:\n%v", len(ds), len(tt.want), ds)
-			}
-			for i, want := range tt.want {
-				d := ds[i]
-				if at := d.Code + "@" + itoa2(d.Line) + ":" + itoa2(d.Column); at != want.at {
-					t.Errorf("diagnostic %d at %s, want %s: %v", i, at, want.at, d)
-				}
-				if !strings.Contains(d.Message, want.msg) || !strings.Contains(d.Hint, want.hint) {
-					t.Errorf("diagnostic %d:\n message %q\n hint    %q\nwant %q / %q", i, d.Message, d.Hint, want.msg, want.hint)
-				}
-			}
+			expectDiags(t, Validate(w), tt.want)
 		})
 	}
 }
-
-func itoa2(i int) string { return strconv.Itoa(i) }
 
 func TestNesting(t *testing.T) {
 	w := flowBuild()

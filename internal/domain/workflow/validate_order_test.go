@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestNeverRunAcrossWords(t *testing.T) {
 	const n = 150
 	w := &Workflow{Name: "long", File: "wf.yaml", Initial: "s0", States: map[string]*State{}}
 	for i := 0; i < n; i++ {
-		name, next := "s"+itoa(i), "s"+itoa(i+1)
+		name, next := "s"+strconv.Itoa(i), "s"+strconv.Itoa(i+1)
 		if i == n-1 {
 			next = "done"
 		}

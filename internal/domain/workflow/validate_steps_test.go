@@ -1,8 +1,6 @@
 package workflow
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -127,19 +125,7 @@ func TestValidateStepKeys(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := build()
 			tt.mutate(w)
-			ds := Validate(w)
-			if len(ds) != len(tt.want) {
-				t.Fatalf("got %d diagnostics, want %d:\n%v", len(ds), len(tt.want), ds)
-			}
-			for i, want := range tt.want {
-				d := ds[i]
-				if at := fmt.Sprintf("%s@%d:%d", d.Code, d.Line, d.Column); at != want.at {
-					t.Errorf("diagnostic %d at %s, want %s: %v", i, at, want.at, d)
-				}
-				if !strings.Contains(d.Message, want.msg) || !strings.Contains(d.Hint, want.hint) {
-					t.Errorf("diagnostic %d:\n message %q\n hint    %q\nwant %q / %q", i, d.Message, d.Hint, want.msg, want.hint)
-				}
-			}
+			expectDiags(t, Validate(w), tt.want)
 		})
 	}
 }

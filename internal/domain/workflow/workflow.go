@@ -4,8 +4,9 @@
 package workflow
 
 import (
-	"github.com/awf-dev/awf/internal/domain/retry"
 	"time"
+
+	"github.com/awf-dev/awf/internal/domain/retry"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"

@@ -288,12 +288,6 @@ func (l *loader) terminalKey(t *workflow.TerminalSpec, f entry) {
 // the state's own type first, so `comand` on a command state says `command`.
 func (l *loader) unknownStateKey(s *workflow.State, f entry) {
 	where := fmt.Sprintf("in state %q", s.Name)
-	if f.key == "agent" {
-		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
-			"awf states are flat: write `type: agent` with `provider:` and `prompt:` directly in the state",
-			"unknown key %q %s", f.key, where)
-		return
-	}
 	if f.key == "call_workflow" {
 		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
 			"write `type: call_workflow` with `workflow:`, `inputs:` and `outputs:` directly in the state",

@@ -12,6 +12,7 @@ func TestKeysTheReferenceIgnores(t *testing.T) {
 		{"state when", "  a:\n    type: step\n    when: 'inputs.x == \"\"'\n    command: 'true'\n    on_success: done\n", "transitions: [{when:"},
 		{"depends_on", "  a:\n    type: step\n    depends_on: [b]\n    command: 'true'\n    on_success: done\n", "type: parallel"},
 		{"loop on a step", "  a:\n    type: step\n    loop: {over: '[1]'}\n    command: 'true'\n    on_success: done\n", "type: for_each"},
+		{"agent nested", "  a:\n    type: agent\n    agent: {provider: claude}\n    provider: claude\n    prompt: hi\n    on_success: done\n", "awf states are flat"},
 		{"post_hook", "  a:\n    type: step\n    post_hook: 'true'\n    command: 'true'\n    on_success: done\n", "hooks: {post:"},
 	}
 	for _, tc := range tests {

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -50,22 +51,31 @@ func (s Store) Save(rec runrecord.Record) error {
 	if rec.ID == "" || strings.ContainsAny(rec.ID, `/\`) || rec.ID == "." || rec.ID == ".." {
 		return fault.New(fault.SystemFSRunState, "invalid run id %q", rec.ID)
 	}
-	data, err := json.Marshal(rec)
-	if err != nil {
+	buf := encBufs.Get().(*bytes.Buffer)
+	defer putBuf(buf)
+	buf.Reset()
+	enc := json.NewEncoder(buf) // ends the record with a newline
+	enc.SetEscapeHTML(false)    // the file is read by awf and people, never embedded in HTML
+	if err := enc.Encode(rec); err != nil {
 		return fault.Wrap(err, fault.SystemFSRunState, "cannot encode the state of run %s", rec.ID)
 	}
-	if err := writeAtomic(s.Dir(rec.ID), FileName, append(data, '\n')); err != nil {
+	if err := writeAtomic(s.Dir(rec.ID), FileName, buf.Bytes()); err != nil {
 		return fault.Wrap(err, fault.SystemFSRunState, "cannot write the state of run %s", rec.ID)
 	}
 	return nil
 }
 
 // writeAtomic writes data to dir/name through a private temp file in dir and a rename.
+// The directory is made only when the first create finds it missing: a save per transition
+// should not pay a stat of every parent first.
 func writeAtomic(dir, name string, data []byte) (err error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
 	f, err := os.CreateTemp(dir, "."+name+".*.tmp") // 0600
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		f, err = os.CreateTemp(dir, "."+name+".*.tmp")
+	}
 	if err != nil {
 		return err
 	}
@@ -85,6 +95,17 @@ func writeAtomic(dir, name string, data []byte) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), filepath.Join(dir, name))
+}
+
+// encBufs holds the encoding buffers of Save: a record of a long run is hundreds of KB, encoded
+// after every transition, and a fresh buffer each time is garbage the run does not need.
+var encBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// putBuf returns a buffer to the pool unless it grew past what is worth keeping.
+func putBuf(b *bytes.Buffer) {
+	if b.Cap() <= 4<<20 {
+		encBufs.Put(b)
+	}
 }
 
 // Load implements ports.RunStore.

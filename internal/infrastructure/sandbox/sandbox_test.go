@@ -195,4 +195,22 @@ func TestNetworkOff(t *testing.T) {
 	}
 }
 
+func TestNoCapabilities(t *testing.T) {
+	w := newWorld(t)
+	out := w.mustWork(t, PolicyWrite, "grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' /proc/self/status")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Fields(line); len(f) != 2 || strings.Trim(f[1], "0") != "" {
+			t.Errorf("the shell holds a capability: %q", line)
+		}
+	}
+	if !strings.Contains(out, "CapBnd") {
+		t.Fatalf("no capability lines: %s", out)
+	}
+	// With a capability left, the shell could unmount the read-only bind over .awf/.
+	w.mustFail(t, PolicyWrite, "umount .awf || umount -l .awf")
+	w.mustFail(t, PolicyWrite, "mount -o remount,rw .awf")
+	// As uid 0 in its namespace the shell is root there, yet cannot write the protected path.
+	w.mustFail(t, PolicyWrite, "touch .awf/after-umount")
+}
+
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -27,4 +27,3 @@ func (h *Host) isolateNetwork(cmd *exec.Cmd) error {
 	cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	return nil
 }
-

@@ -85,23 +85,16 @@ func prctl(option, arg uintptr) error {
 // wrap is fmt's "%s: %v" without fmt, whose initialisation this package must not wait for.
 func wrap(what string, err error) error { return errors.New(what + ": " + err.Error()) }
 
+// itoa is strconv.Itoa for the non-negative numbers of the helper's messages.
 func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
 	var b [20]byte
 	i := len(b)
-	for ; n > 0; n /= 10 {
+	for {
 		i--
 		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
 	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

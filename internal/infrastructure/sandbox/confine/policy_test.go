@@ -109,7 +109,7 @@ func TestRulesetSize(t *testing.T) {
 }
 
 func TestItoa(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 7: "7", 63: "63", -12: "-12", 1234567: "1234567"} {
+	for n, want := range map[int]string{0: "0", 7: "7", 10: "10", 63: "63", 1234567: "1234567"} {
 		if got := itoa(n); got != want {
 			t.Errorf("itoa(%d) = %q", n, got)
 		}

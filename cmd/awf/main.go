@@ -17,7 +17,8 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
-		// The Bash sandbox helper (issue 12): checked before any CLI set-up, which it must not pay.
+		// The Bash sandbox helper (issue 12). Package confine's init has normally run it already,
+		// before the CLI's packages were initialised; this catches a binary where it did not.
 		os.Exit(sandbox.Main(os.Args[2:]))
 	}
 	os.Exit(execute(os.Args[1:]))

@@ -34,7 +34,6 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/runstore"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
-	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
 
@@ -130,7 +129,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 // the project's plugin host.
 func routerFactory(host *plugins.Host, logger *zap.Logger) stepproxy.RouterFactory {
 	return func(ctx context.Context, spec toolset.Spec) (*routing.Router, error) {
-		deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginadapter.Providers(host, spec.PluginTools), Redactor: secrets()}
+		deps := mcpserve.Deps{Logger: logger, Version: version, Providers: stepPluginProviders(host, spec, logger), Redactor: secrets()}
 		return mcpserve.Build(ctx, spec, deps)
 	}
 }

@@ -181,6 +181,9 @@ func (c *pluginChecker) plugin(ctx context.Context, s *workflow.State, plugin st
 			"plugin %q of state %q is disabled", plugin, s.Name)
 		return false, nil
 	}
+	if c.remoteWithoutNetwork(s, plugin, decl, pos) {
+		return false, nil
+	}
 	r := c.operations(ctx, plugin)
 	if r.err != nil {
 		code := fault.CodeOf(r.err)

@@ -315,4 +315,7 @@ const (
 	UserPluginsInvalidURL = "USER.PLUGINS.INVALID_URL"
 	// UserPluginsLockInvalid: .awf/plugins.lock cannot be read or parsed.
 	UserPluginsLockInvalid = "USER.PLUGINS.LOCK_INVALID"
+	// UserSandboxRemotePlugin: a step with mcp_proxy.sandbox.network: false exposes an MCP
+	// plugin reached over HTTP (url:), which a network namespace cannot cut off.
+	UserSandboxRemotePlugin = "USER.SANDBOX.REMOTE_PLUGIN"
 )

@@ -12,6 +12,8 @@ import (
 type PluginDecl struct {
 	Name     string
 	Disabled bool
+	// Remote: an MCP server reached over HTTP (url:), which no namespace of awf's can confine.
+	Remote bool
 	// Pos is where the plugin's name is written in plugins.yaml.
 	Pos fault.Position
 }

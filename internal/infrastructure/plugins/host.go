@@ -41,6 +41,10 @@ type Options struct {
 	// MaxCrashes is how many times in a row a plugin may die before the host stops restarting
 	// it. Default DefaultMaxCrashes.
 	MaxCrashes int
+	// NoNetwork starts every plugin process (gRPC plugins and stdio MCP servers) in fresh user
+	// and network namespaces, with no interface but a loopback that is down: a step's
+	// mcp_proxy.sandbox.network: false (issue 12). An MCP server reached by url: is refused.
+	NoNetwork bool
 }
 
 // Host runs the plugins of one plugins.yaml. It is safe for concurrent use.
@@ -106,7 +110,7 @@ func (h *Host) Plugins(context.Context) ([]ports.PluginDecl, error) {
 	}
 	out := make([]ports.PluginDecl, 0, len(m.Specs))
 	for _, s := range m.Specs {
-		out = append(out, ports.PluginDecl{Name: s.Name, Disabled: s.Disabled, Pos: s.Pos})
+		out = append(out, ports.PluginDecl{Name: s.Name, Disabled: s.Disabled, Pos: s.Pos, Remote: s.Type == TypeMCP && s.MCP.URL != ""})
 	}
 	return out, nil
 }

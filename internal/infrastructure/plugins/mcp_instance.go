@@ -134,6 +134,9 @@ func (m *mcpInstance) startError(parent, ctx context.Context, err error, tail *t
 
 // transport builds the stdio or Streamable HTTP transport.
 func (m *mcpInstance) transport(env []string, tail *tailBuffer) (mcp.Transport, *exec.Cmd, error) {
+	if err := m.h.refuseRemote(m.spec); err != nil {
+		return nil, nil, err
+	}
 	if u := m.spec.MCP.URL; u != "" {
 		headers, err := expandPairs(m.spec, "header", m.spec.MCP.Headers, os.Environ(), m.h.manifestFile())
 		if err != nil {
@@ -156,6 +159,9 @@ func (m *mcpInstance) transport(env []string, tail *tailBuffer) (mcp.Transport, 
 	}
 	cmd.Stderr = io.MultiWriter(tail, newLineLogger(m.log, "stderr"))
 	setProcAttr(cmd)
+	if err := m.h.isolateNetwork(cmd); err != nil {
+		return nil, nil, err
+	}
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, nil
 }
 

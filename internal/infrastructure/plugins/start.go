@@ -62,6 +62,9 @@ func (i *instance) start(parent context.Context) (*conn, error) {
 			// A scrubbed base, then plugins.yaml's env, then go-plugin's handshake variables.
 			cmd.Env = append(slices.Clip(env), proto.Env...)
 			r, err := newProcRunner(l, cmd)
+			if err == nil {
+				err = i.h.isolateNetwork(cmd)
+			}
 			if err != nil {
 				return nil, err
 			}

@@ -9,19 +9,17 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/confine"
 )
 
 // Command returns the command that runs argv (the shell and its arguments) under pol through
 // the helper in self (awf's own binary). The caller starts and waits for it like any command
 // (process.Prepare keeps the namespace flags set here). env is the shell's environment; the
-// policy travels in it to the helper, which removes it.
+// policy travels in the helper's arguments.
 func Command(self string, pol Policy, argv, env []string) (*exec.Cmd, error) {
-	enc, err := pol.Encode()
-	if err != nil {
-		return nil, err
-	}
-	cmd := exec.Command(self, append([]string{HelperArg}, argv...)...)
-	cmd.Env = append(append(make([]string, 0, len(env)+1), env...), policyEnv+"="+enc)
+	cmd := exec.Command(self, append([]string{HelperArg}, pol.Args(argv)...)...)
+	cmd.Env = env
 	uid, gid := os.Getuid(), os.Getgid()
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
 	if !pol.Network {
@@ -85,7 +83,7 @@ func Probe(self string) Status {
 }
 
 func probe(self string) Status {
-	abi := ABI()
+	abi := confine.ABI()
 	if abi < 1 {
 		return Status{Reason: "the kernel has no Landlock LSM (landlock_create_ruleset is not available: Linux 5.13+ with lsm=landlock needed)"}
 	}
@@ -109,3 +107,6 @@ func probe(self string) Status {
 	}
 	return Status{Enforced: true, ABI: abi}
 }
+
+// ABI is the kernel's Landlock ABI version, 0 when it has none (or Landlock is disabled).
+func ABI() int { return confine.ABI() }

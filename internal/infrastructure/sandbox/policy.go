@@ -8,18 +8,14 @@
 // exits with an error and the command never runs.
 package sandbox
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "github.com/awf-dev/awf/internal/infrastructure/sandbox/confine"
 
-// HelperArg is the hidden first argument that makes awf's binary act as the helper; cmd/awf
-// checks it before anything else so the helper costs no CLI start-up.
-const HelperArg = "__sandbox-exec"
+// HelperArg is the hidden first argument that makes awf's binary act as the helper; package
+// confine's init checks it before the CLI's packages are initialised.
+const HelperArg = confine.HelperArg
 
-// policyEnv carries the JSON policy from mcp-serve to the helper; the helper removes it before
-// it execs the shell.
-const policyEnv = "AWF_SANDBOX_POLICY"
+// Main is the helper's body (confine.Main), for a binary that wants to call it itself.
+func Main(args []string) int { return confine.Main(args) }
 
 // Modes of a step's `mcp_proxy.sandbox.mode`.
 const (
@@ -30,9 +26,9 @@ const (
 
 // Policies, one per tool variant.
 const (
-	PolicyRead        = "read"        // no writes but /dev/null and the private temp directory
-	PolicyWrite       = "write"       // writes under the root, the temp directory and writable
-	PolicyDestructive = "destructive" // as write: the kernel cannot tell deleting from writing
+	PolicyRead        = confine.PolicyRead
+	PolicyWrite       = confine.PolicyWrite
+	PolicyDestructive = confine.PolicyDestructive
 )
 
 // Settings are a step's `mcp_proxy.sandbox` block as mcp-serve receives it.
@@ -46,49 +42,4 @@ type Settings struct {
 func DefaultSettings() Settings { return Settings{Mode: ModeAuto, Network: true, Writable: []string{}} }
 
 // Policy is everything the helper applies to one call.
-type Policy struct {
-	Policy    string   `json:"policy"`    // PolicyRead, PolicyWrite or PolicyDestructive
-	Root      string   `json:"root"`      // the step's root: writable under write/destructive
-	TmpDir    string   `json:"tmp_dir"`   // the call's private temp directory: always writable
-	Writable  []string `json:"writable"`  // extra writable paths under write/destructive
-	Protected []string `json:"protected"` // never writable, whatever the policy
-	Network   bool     `json:"network"`   // false: a network namespace with no interface up
-	Probe     bool     `json:"probe"`     // apply everything, then exit 0 without a command
-}
-
-// Encode is the policy as the helper reads it.
-func (p Policy) Encode() (string, error) {
-	b, err := json.Marshal(p)
-	return string(b), err
-}
-
-// decodePolicy reads the helper's policy strictly.
-func decodePolicy(s string) (Policy, error) {
-	var p Policy
-	if s == "" {
-		return p, fmt.Errorf("no policy given (%s is empty)", policyEnv)
-	}
-	if err := json.Unmarshal([]byte(s), &p); err != nil {
-		return p, fmt.Errorf("policy is not valid JSON: %v", err)
-	}
-	switch p.Policy {
-	case PolicyRead, PolicyWrite, PolicyDestructive:
-	default:
-		return p, fmt.Errorf("unknown policy %q", p.Policy)
-	}
-	if p.TmpDir == "" || p.Root == "" {
-		return p, fmt.Errorf("policy without root or tmp_dir")
-	}
-	return p, nil
-}
-
-// writablePaths are the paths a call under p may write: its temp directory, and under write and
-// destructive the root and the extra writable paths.
-func (p Policy) writablePaths() []string {
-	out := []string{p.TmpDir}
-	if p.Policy != PolicyRead {
-		out = append(out, p.Root)
-		out = append(out, p.Writable...)
-	}
-	return out
-}
+type Policy = confine.Policy

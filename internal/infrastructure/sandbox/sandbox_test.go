@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -22,10 +23,7 @@ type world struct {
 
 func newWorld(t *testing.T) world {
 	t.Helper()
-	self, _ := os.Executable()
-	if st := Probe(self); !st.Enforced {
-		t.Skipf("sandbox not available here: %s", st.Reason)
-	}
+	requireSandbox(t)
 	w := world{root: t.TempDir(), home: t.TempDir(), tmp: t.TempDir(), outside: t.TempDir()}
 	t.Setenv("HOME", w.home)
 	t.Setenv("TMPDIR", w.outside)
@@ -46,6 +44,30 @@ func newWorld(t *testing.T) world {
 	git("commit", "-qm", "first")
 	os.WriteFile(filepath.Join(w.root, "a.txt"), []byte("hello\nworld\n"), 0o644)
 	return w
+}
+
+// requireSandbox skips where the kernel lacks what the sandbox needs (Landlock, unprivileged
+// user, mount, PID and network namespaces), and fails where it has them but the probe of the
+// helper does not succeed: a broken helper must fail these tests, not skip them.
+func requireSandbox(t *testing.T) {
+	t.Helper()
+	if ABI() < 1 {
+		t.Skip("the kernel has no Landlock")
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd := exec.Command("/bin/sh", "-c", "true")
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+	}
+	if err := cmd.Run(); err != nil {
+		t.Skipf("no unprivileged namespaces here: %v", err)
+	}
+	self, _ := os.Executable()
+	if st := Probe(self); !st.Enforced || st.ABI != ABI() || st.Reason != "" {
+		t.Fatalf("the kernel can sandbox, yet the helper's probe gave %+v", st)
+	}
 }
 
 // run runs script with bash under policy in w; it returns the combined output and exit code.
@@ -161,6 +183,10 @@ func TestNoAncestorEnviron(t *testing.T) {
 		t.Fatalf("the sandbox read a process's environment outside it: %s", out)
 	}
 	// Unsandboxed, the same script finds it: the test can fail.
+	// The private /proc shows the sandbox's own processes only: the helper, the shell, ls.
+	if out, _ := w.run(t, PolicyWrite, true, "ls -d /proc/[0-9]* | wc -l"); strings.TrimSpace(out) == "" || len(strings.TrimSpace(out)) > 1 {
+		t.Fatalf("the sandbox's /proc lists %s processes", out)
+	}
 	plain, _ := exec.Command("/bin/bash", "-c", script).CombinedOutput()
 	if !strings.Contains(string(plain), "sk-sandbox-secret") {
 		t.Fatalf("control run did not see the decoy's key: %s", plain)
@@ -193,6 +219,40 @@ func TestNetworkOff(t *testing.T) {
 	if out, code := w.run(t, PolicyWrite, true, tcpScript+" && "+udpScript); code != 0 {
 		t.Errorf("network on: %s", out)
 	}
+}
+
+// TestLandlockBeyondMounts: writes the read-only mounts let through (a fresh /proc is a
+// writable mount; device nodes stay writable on a read-only one) are refused by Landlock.
+func TestLandlockBeyondMounts(t *testing.T) {
+	w := newWorld(t)
+	for _, p := range []string{PolicyRead, PolicyWrite} {
+		w.mustFail(t, p, "echo renamed > /proc/self/comm")
+		if _, err := os.Stat("/dev/ptmx"); err == nil {
+			w.mustFail(t, p, "exec 3<>/dev/ptmx")
+		}
+	}
+	// Unsandboxed, both work: the test can fail.
+	if out, err := exec.Command("/bin/bash", "-c", "echo renamed > /proc/self/comm").CombinedOutput(); err != nil {
+		t.Fatalf("control: %v %s", err, out)
+	}
+}
+
+func TestNoCapabilities(t *testing.T) {
+	w := newWorld(t)
+	out := w.mustWork(t, PolicyWrite, "grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb):' /proc/self/status")
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.Fields(line); len(f) != 2 || strings.Trim(f[1], "0") != "" {
+			t.Errorf("the shell holds a capability: %q", line)
+		}
+	}
+	if !strings.Contains(out, "CapBnd") {
+		t.Fatalf("no capability lines: %s", out)
+	}
+	// With a capability left, the shell could unmount the read-only bind over .awf/.
+	w.mustFail(t, PolicyWrite, "umount .awf || umount -l .awf")
+	w.mustFail(t, PolicyWrite, "mount -o remount,rw .awf")
+	// As uid 0 in its namespace the shell is root there, yet cannot write the protected path.
+	w.mustFail(t, PolicyWrite, "touch .awf/after-umount")
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -47,8 +47,11 @@ func newBashSandbox(o *SandboxOptions, root string, protected []string) (*bashSa
 		}
 		self = exe
 	}
+	// The helper binary is protected too: every Bash call re-executes it before any
+	// confinement applies, so a call that could replace it (awf built inside the root) would
+	// have the next call run its own program unconfined.
 	sb := &bashSandbox{self: self, status: sandbox.Probe(self), network: o.Settings.Network, variant: highest(o.Allow),
-		protected: sandbox.ProtectedPaths(root, protected)}
+		protected: sandbox.ProtectedPaths(root, append(append([]string(nil), protected...), self))}
 	if !sb.status.Enforced && o.Settings.Mode == sandbox.ModeRequired {
 		return nil, fault.New(fault.UserSandboxUnavailable, "mcp_proxy.sandbox.mode is required but the kernel cannot enforce the sandbox: %s", sb.status.Reason).
 			WithHint("run on Linux 5.13+ with Landlock enabled and unprivileged user namespaces allowed, or set mcp_proxy.sandbox.mode: auto")
@@ -85,6 +88,15 @@ func indexOf(v tool.Variant) int {
 		}
 	}
 	return -1
+}
+
+// helperPath is the sandbox helper binary, which Write and Edit must refuse like the other
+// protected paths; "" without a sandbox.
+func (sb *bashSandbox) helperPath() string {
+	if sb == nil {
+		return ""
+	}
+	return sb.self
 }
 
 // Warning is the one line to print, log and record when the step asked for the sandbox (mode
@@ -178,4 +190,12 @@ func withSandbox(defs []tool.Definition, sb *bashSandbox) []tool.Definition {
 		}
 	}
 	return defs
+}
+
+// withHelper adds the sandbox helper binary, when there is one, to the protected paths.
+func withHelper(protected []string, helper string) []string {
+	if helper == "" {
+		return protected
+	}
+	return append(append([]string(nil), protected...), helper)
 }

@@ -100,7 +100,7 @@ func New(opts Options) (*Provider, error) {
 	stop, cancel := context.WithCancel(context.Background())
 	return &Provider{
 		root:      confiner{root: real, fs: fsys},
-		protected: resolveAll(opts.Protected),
+		protected: resolveAll(withHelper(opts.Protected, sbx.helperPath())),
 		sbx:       sbx,
 		env:       append([]string(nil), env...),
 		maxOut:    maxOut,

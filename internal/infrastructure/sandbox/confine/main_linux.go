@@ -1,0 +1,100 @@
+package confine
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// ExitFailed is the helper's exit code when it could not apply the policy: the command has
+// then not run.
+const ExitFailed = 125
+
+// Main is the helper's body: args are the policy and the command (Policy.Args). It returns the
+// command's exit status, or ExitFailed with a message on stderr naming the step that failed.
+func Main(args []string) int {
+	// Landlock, no_new_privs and the capability sets are per thread: everything from here to
+	// the fork of the command runs on this one, and the command inherits them from it.
+	runtime.LockOSThread()
+	pol, command, err := ParseArgs(args)
+	if err == nil && len(command) == 0 && !pol.Probe {
+		err = errors.New("no command given")
+	}
+	if err == nil {
+		err = apply(pol)
+	}
+	if err != nil {
+		os.Stderr.WriteString("awf sandbox: " + err.Error() + "; the command did not run\n")
+		return ExitFailed
+	}
+	if pol.Probe {
+		return 0
+	}
+	return runAsInit(command, os.Environ())
+}
+
+// apply confines the helper: mounts first (they need the namespace's capabilities), then the
+// capabilities are dropped for good, then Landlock.
+func apply(p Policy) error {
+	if err := readOnlyOutside(p.writablePaths()); err != nil {
+		return err
+	}
+	for _, path := range p.Protected {
+		if err := bindReadOnly(path); err != nil {
+			return err
+		}
+	}
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return wrap("cannot mount a private /proc", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
+	return restrict(p)
+}
+
+// dropCapabilities empties the bounding set and locks SECBIT_NOROOT, so the shell gets no
+// capability even as uid 0 in the namespace (it could otherwise unmount the read-only binds).
+func dropCapabilities() error {
+	const prCapbsetDrop, prSetSecurebits = 24, 28
+	// Capability numbers are contiguous: the first EINVAL is the first past the kernel's last.
+	for c := 0; c <= 63; c++ {
+		err := prctl(prCapbsetDrop, uintptr(c))
+		if err == syscall.EINVAL && c > 0 {
+			break
+		}
+		if err != nil {
+			return wrap("cannot drop capability "+itoa(c), err)
+		}
+	}
+	const secbits = 1<<0 | 1<<1 | 1<<2 | 1<<3 // NOROOT, NOROOT_LOCKED, NO_SETUID_FIXUP, NO_SETUID_FIXUP_LOCKED
+	if err := prctl(prSetSecurebits, secbits); err != nil {
+		return wrap("cannot set the secure bits", err)
+	}
+	return nil
+}
+
+func prctl(option, arg uintptr) error {
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, option, arg, 0, 0, 0, 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// wrap is fmt's "%s: %v" without fmt, whose initialisation this package must not wait for.
+func wrap(what string, err error) error { return errors.New(what + ": " + err.Error()) }
+
+// itoa is strconv.Itoa for the non-negative numbers of the helper's messages.
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}

@@ -1,0 +1,117 @@
+package confine
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestArgsRoundTrip(t *testing.T) {
+	for _, p := range []Policy{
+		{Policy: PolicyWrite, Root: "/r", TmpDir: "/t", Writable: []string{"/w", "/with space", "-policy"}, Protected: []string{"/r/.awf", "/x\ny"}, Network: true},
+		{Policy: PolicyRead, Root: "/r", TmpDir: "/t", Network: false, Probe: true},
+	} {
+		cmd := []string{"/bin/bash", "-c", "echo -- -policy"}
+		if p.Probe {
+			cmd = []string{}
+		}
+		got, gotCmd, err := ParseArgs(p.Args(cmd))
+		if err != nil || !reflect.DeepEqual(got, p) || !reflect.DeepEqual(gotCmd, cmd) {
+			t.Fatalf("round trip %+v %q %v, want %+v %q", got, gotCmd, err, p, cmd)
+		}
+	}
+}
+
+func TestParseArgsRejects(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, "no -- before the command"},
+		{[]string{"-policy", "read", "-root", "/r", "-tmp", "/t"}, "no -- before"},
+		{[]string{"-policy", "admin", "-root", "/r", "-tmp", "/t", "--"}, `unknown policy "admin"`},
+		{[]string{"-policy", "read", "-tmp", "/t", "--"}, "without root"},
+		{[]string{"-policy", "read", "-root", "/r", "--"}, "without root or temp directory"},
+		{[]string{"-policy", "read", "-root", "/r", "-tmp", "/t", "-bogus", "--"}, "unknown helper option -bogus"},
+		{[]string{"-policy", "read", "-root"}, "-root needs a value"},
+	} {
+		if _, _, err := ParseArgs(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestWritablePaths(t *testing.T) {
+	p := Policy{Policy: PolicyRead, Root: "/r", TmpDir: "/t", Writable: []string{"/w"}}
+	if got := p.writablePaths(); !reflect.DeepEqual(got, []string{"/t"}) {
+		t.Fatalf("read: %v", got)
+	}
+	for _, v := range []string{PolicyWrite, PolicyDestructive} {
+		p.Policy = v
+		if got := p.writablePaths(); !reflect.DeepEqual(got, []string{"/t", "/r", "/w"}) {
+			t.Fatalf("%s: %v", v, got)
+		}
+	}
+}
+
+func TestRules(t *testing.T) {
+	p := Policy{Policy: PolicyRead, Root: "/r", TmpDir: "/t", Writable: []string{"/w"}}
+	paths := func() []string {
+		var out []string
+		for _, r := range rules(p) {
+			out = append(out, r.path)
+		}
+		return out
+	}
+	read := append([]string{"/", "/t"}, devices...)
+	if got := paths(); !reflect.DeepEqual(got, read) {
+		t.Fatalf("read rules %q", got)
+	}
+	p.Policy = PolicyWrite
+	if got := paths(); !reflect.DeepEqual(got, append(read, "/r", "/w")) {
+		t.Fatalf("write rules %q", got)
+	}
+	r := rules(p)
+	if r[0].access != fsRead || r[0].optional || r[1].access != ^uint64(0) || !r[2].optional || r[2].access != fsFileRW {
+		t.Fatalf("rights %+v", r[:3])
+	}
+}
+
+func TestHandledFS(t *testing.T) {
+	for _, tc := range []struct {
+		abi       int
+		has, lack uint64
+	}{
+		{1, fsABI1, fsRefer | fsTruncate | fsIoctlDev},
+		{2, fsABI1 | fsRefer, fsTruncate | fsIoctlDev},
+		{3, fsABI1 | fsRefer | fsTruncate, fsIoctlDev},
+		{4, fsABI1 | fsRefer | fsTruncate, fsIoctlDev},
+		{5, fsABI1 | fsRefer | fsTruncate | fsIoctlDev, 0},
+	} {
+		h := handledFS(tc.abi)
+		if h&tc.has != tc.has || h&tc.lack != 0 {
+			t.Errorf("ABI %d: %b", tc.abi, h)
+		}
+	}
+}
+
+func TestRulesetSize(t *testing.T) {
+	for _, tc := range []struct {
+		abi    int
+		size   uintptr
+		scoped uint64
+	}{{1, 8, 0}, {3, 8, 0}, {4, 16, 0}, {5, 16, 0}, {6, 24, scopeSignal | scopeAbstractUnixSocket}, {7, 24, scopeSignal | scopeAbstractUnixSocket}} {
+		var a rulesetAttr
+		if got := rulesetSize(tc.abi, &a); got != tc.size || a.scoped != tc.scoped {
+			t.Errorf("ABI %d: size %d scoped %b", tc.abi, got, a.scoped)
+		}
+	}
+}
+
+func TestItoa(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 10: "10", 63: "63", 1234567: "1234567"} {
+		if got := itoa(n); got != want {
+			t.Errorf("itoa(%d) = %q", n, got)
+		}
+	}
+}

@@ -49,6 +49,7 @@ type entry struct {
 	def      tool.Definition
 	provider ports.ToolProvider
 	schema   *jsonschema.Resolved
+	lazy     *lazySchema // set instead of schema when compilation waits for the first call
 }
 
 // catalog is one consistent view of the registered tools. A call reads the catalog once, so it

@@ -91,13 +91,14 @@ func (r *Router) invoke(ctx context.Context, name string, args json.RawMessage, 
 // lookups are unaffected).
 func (r *Router) begin(ctx context.Context, name string) (*call, context.Context, trace.Span) {
 	c := &call{name: truncateString(r.opts.Redactor.String(name), 2*maxToolName), outcome: activity.OutcomeSuccess, start: r.opts.Now()}
-	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name,
-		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(
+	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name, trace.WithSpanKind(trace.SpanKindInternal))
+	if span.IsRecording() { // telemetry off: no attribute is built for a span nobody keeps
+		span.SetAttributes(
 			attribute.String("awf.tool.name", c.name),
 			attribute.String("awf.run.id", r.opts.RunID),
 			attribute.String("awf.step", r.opts.Step),
-		))
+		)
+	}
 	return c, ctx, span
 }
 

@@ -143,8 +143,8 @@ func (r *Router) Lookup(name string) (tool.Definition, bool) {
 	return e.def, true
 }
 
-// Close closes every provider (stopping plugin processes) and returns their errors joined, each
-// naming its provider. It is idempotent; calls made after Close get an error result.
+// Close closes every provider (stopping plugin processes), then the activity sink when it has a
+// Close method, and returns their errors joined, each naming its provider. It is idempotent; calls made after Close get an error result.
 func (r *Router) Close() error {
 	r.closeOnce.Do(func() {
 		r.closed.Store(true)
@@ -152,6 +152,11 @@ func (r *Router) Close() error {
 		for i, p := range r.providers {
 			if err := p.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("closing %s: %w", providerLabel(p, i), err))
+			}
+		}
+		if c, ok := r.opts.Activity.(interface{ Close() error }); ok {
+			if err := c.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("closing the activity sink: %w", err))
 			}
 		}
 		r.closeErr = errors.Join(errs...)

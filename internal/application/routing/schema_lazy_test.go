@@ -3,6 +3,7 @@ package routing
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -55,5 +56,34 @@ func TestUnverifiedSchemasStillFailRegistration(t *testing.T) {
 	}
 	if err := r.CompileSchemas(); err != nil {
 		t.Fatalf("nothing deferred, nothing to report: %v", err)
+	}
+}
+
+// closingSink is a memSink with a Close method, as the activity file's Appender has.
+type closingSink struct {
+	memSink
+	closed int
+	err    error
+}
+
+func (c *closingSink) Close() error {
+	c.closed++
+	return c.err
+}
+
+func TestCloseClosesAClosableActivitySinkOnce(t *testing.T) {
+	sink := &closingSink{err: errors.New("sync failed")}
+	r, err := NewRouter(context.Background(), Options{Activity: sink}, builtins())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.CallTool(context.Background(), "Read", json.RawMessage(`{"file_path":"a"}`))
+	err = r.Close()
+	if sink.closed != 1 || err == nil || !strings.Contains(err.Error(), "closing the activity sink: sync failed") {
+		t.Fatalf("closed %d times, err %v", sink.closed, err)
+	}
+	_ = r.Close()
+	if sink.closed != 1 || len(sink.recs) != 1 {
+		t.Fatalf("closed %d times, %d records", sink.closed, len(sink.recs))
 	}
 }

@@ -28,6 +28,7 @@ func newMCPServeCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			tuneServeGC()
 			cfg, err := loadServeConfig(configPath)
 			if err != nil {
 				return err

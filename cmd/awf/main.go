@@ -34,7 +34,7 @@ func execute(args []string) int {
 		<-ctx.Done()
 		stop()
 	}()
-	cmd := newRootCmd()
+	cmd := commandFor(args)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {

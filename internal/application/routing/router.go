@@ -49,6 +49,7 @@ type entry struct {
 	def      tool.Definition
 	provider ports.ToolProvider
 	schema   *jsonschema.Resolved
+	quick    *quickSchema // schema's quick form, nil when it has none
 	lazy     *lazySchema // set instead of schema when compilation waits for the first call
 }
 

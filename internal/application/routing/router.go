@@ -50,7 +50,7 @@ type entry struct {
 	provider ports.ToolProvider
 	schema   *jsonschema.Resolved
 	quick    *quickSchema // schema's quick form, nil when it has none
-	lazy     *lazySchema // set instead of schema when compilation waits for the first call
+	lazy     *lazySchema  // set instead of schema when compilation waits for the first call
 }
 
 // catalog is one consistent view of the registered tools. A call reads the catalog once, so it

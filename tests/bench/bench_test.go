@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	if other := os.Getenv("AWF_BENCH_AWF"); other != "" {
+		awfBin = other // another build of awf (an earlier commit, say), measured against the same floor
+	}
 	code := m.Run()
 	_ = os.RemoveAll(dir)
 	os.Exit(code)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -86,4 +87,25 @@ func TestCloseClosesAClosableActivitySinkOnce(t *testing.T) {
 	if sink.closed != 1 || len(sink.recs) != 1 {
 		t.Fatalf("closed %d times, %d records", sink.closed, len(sink.recs))
 	}
+}
+
+// Concurrent first calls compile the schema once and all see it (run with -race).
+func TestLazySchemaConcurrentFirstCalls(t *testing.T) {
+	r, err := NewRouter(context.Background(), Options{}, verifiedProvider{builtins()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			args := `{"file_path":"a"}`
+			if i%2 == 1 {
+				args = `{"file_path":"a","offset":-1}`
+			}
+			if res := r.CallTool(context.Background(), "Read", json.RawMessage(args)); res.IsError != (i%2 == 1) {
+				t.Errorf("call %d: %+v", i, res)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -26,6 +26,9 @@ func TestRequestFromFieldsMatchesDecodeMessage(t *testing.T) {
 		{`{ "method" : "notifications/initialized" , "jsonrpc":"2.0", "params": { "a" : 1 } }`, true},
 		{`{"jsonrpc":"2.0","id":null,"method":"notifications/cancelled","params":{"requestId":3}}`, true},
 		{`{"jsonrpc":"2.0","id":1,"method":"","params":{}}`, true},
+		{`{"jsonrpc":"2.0","id":" a~b ","method":"ping"}`, true},
+		{exactLine(maxFastLine), true},
+		{exactLine(maxFastLine + 1), false},
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}`, false},
 		{`{"jsonrpc":"2.0","id":"a\"b","method":"ping"}`, false},
 		{`{"jsonrpc":"2.0","id":"é","method":"ping"}`, false},
@@ -53,6 +56,12 @@ func TestRequestFromFieldsMatchesDecodeMessage(t *testing.T) {
 			t.Errorf("%s: classify gives %#v %+v, want %#v", tc.line, msg, rej, want)
 		}
 	}
+}
+
+// exactLine is a tools/call line of exactly n bytes.
+func exactLine(n int) string {
+	head, tail := `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"Write","arguments":{"content":"`, `"}}}`
+	return head + strings.Repeat("x", n-len(head)-len(tail)) + tail
 }
 
 func TestEncodeResultMatchesEncodeMessage(t *testing.T) {

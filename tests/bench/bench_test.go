@@ -37,6 +37,8 @@ func TestMain(m *testing.M) {
 			os.Exit(1)
 		}
 	}
+	// awf mcp-serve keeps its sandbox probe in the user cache: never the real one here.
+	_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg-cache"))
 	if other := os.Getenv("AWF_BENCH_AWF"); other != "" {
 		awfBin = other // another build of awf (an earlier commit, say), measured against the same floor
 	}

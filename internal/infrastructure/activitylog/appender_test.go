@@ -42,8 +42,11 @@ func TestAppenderConcurrentWithAFileStoreAndAfterClose(t *testing.T) {
 	}
 	wg.Wait()
 	checkFile(t, path, want)
-	if err := app.Close(); err != nil {
-		t.Fatal(err)
+	if app.f == nil {
+		t.Fatal("the appender does not keep its file open between records")
+	}
+	if err := app.Close(); err != nil || app.f != nil {
+		t.Fatalf("Close: %v, file still held: %v", err, app.f != nil)
 	}
 	if err := app.Append(context.Background(), bigRecord("late", 0)); err != nil {
 		t.Fatalf("a record after Close: %v", err)

@@ -35,7 +35,7 @@ func execute(args []string) int {
 		<-ctx.Done()
 		stop()
 	}()
-	cmd := newRootCmd()
+	cmd := commandFor(args)
 	cmd.SetArgs(args)
 	err := cmd.ExecuteContext(ctx)
 	if err == nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,6 +14,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 )
 
@@ -26,9 +28,14 @@ func newMCPServeCmd() *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			tuneServeGC()
 			cfg, err := loadServeConfig(configPath)
 			if err != nil {
 				return err
+			}
+			// Spawned per agent step: a sandbox probe that succeeded once is not redone.
+			if dir, err := os.UserCacheDir(); err == nil {
+				sandbox.UseProbeCache(filepath.Join(dir, "awf"))
 			}
 			level := zapcore.WarnLevel
 			red := redact.New(os.Environ(), cfg.HideEnv...)

@@ -18,6 +18,14 @@ type globalFlags struct {
 
 func newRootCmd() *cobra.Command {
 	g := &globalFlags{}
+	root := newBareRoot(g)
+	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g),
+		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g))
+	return root
+}
+
+// newBareRoot is the root command with its global flags and no subcommands.
+func newBareRoot(g *globalFlags) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "awf",
 		Short: "Run YAML workflows of shell commands and AI coding agents, with every agent tool call seen and limited",
@@ -33,8 +41,6 @@ every call through one router that checks its intent and records it.`,
 	root.PersistentFlags().BoolVarP(&g.verbose, "verbose", "v", false, "show debug logs on the terminal")
 	root.SetOut(redactingWriter{w: os.Stdout, red: secrets()})
 	root.SetErr(redactingWriter{w: os.Stderr, red: secrets()})
-	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g),
-		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g))
 	return root
 }
 

@@ -130,18 +130,30 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		msg = withErrorCode(resp)
-	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	line, err := encodeLine(msg)
 	if err != nil {
-		return fmt.Errorf("encoding a JSON-RPC message: %w", err)
+		return err
 	}
-	if err := c.out.writeLine(append(data, '\n')); err != nil {
+	if err := c.out.writeLine(line); err != nil {
 		c.end(fmt.Errorf("writing to the client: %w", err))
 		return err
 	}
 	return nil
+}
+
+// encodeLine renders msg as one newline-terminated line.
+func encodeLine(msg jsonrpc.Message) ([]byte, error) {
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if line, ok := encodeResult(resp); ok {
+			return line, nil
+		}
+		msg = withErrorCode(resp)
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a JSON-RPC message: %w", err)
+	}
+	return append(data, '\n'), nil
 }
 
 // withErrorCode gives an error response without a JSON-RPC code (the SDK

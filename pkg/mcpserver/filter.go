@@ -101,6 +101,9 @@ func classify(data []byte) (jsonrpc.Message, *rejection) {
 	if rej := checkShape(fields, id); rej != nil {
 		return nil, rej
 	}
+	if msg, ok := requestFromFields(fields, data); ok {
+		return msg, nil
+	}
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {
 		return nil, invalidRequest(id, "%v", err)

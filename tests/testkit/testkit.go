@@ -63,6 +63,18 @@ func GoBuild(out, pkg string) error {
 // Close removes the built binaries.
 func (b *Bins) Close() { _ = os.RemoveAll(b.Dir) }
 
+// isolateUserCache points XDG_CACHE_HOME into dir, so that children never write the real user
+// cache (`awf mcp-serve` keeps its sandbox probe there), while the go command keeps its build
+// cache, which would otherwise move too.
+func isolateUserCache(dir string) {
+	if os.Getenv("GOCACHE") == "" {
+		if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+			_ = os.Setenv("GOCACHE", strings.TrimSpace(string(out)))
+		}
+	}
+	_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg-cache"))
+}
+
 // Main builds the binaries, runs the tests and cleans up; use it as the body of TestMain.
 func Main(run func() int, plugins bool, into **Bins) {
 	bins, err := Build(plugins)
@@ -71,6 +83,7 @@ func Main(run func() int, plugins bool, into **Bins) {
 		os.Exit(1)
 	}
 	*into = bins
+	isolateUserCache(bins.Dir)
 	code := run()
 	bins.Close()
 	os.Exit(code)

@@ -91,13 +91,14 @@ func (r *Router) invoke(ctx context.Context, name string, args json.RawMessage, 
 // lookups are unaffected).
 func (r *Router) begin(ctx context.Context, name string) (*call, context.Context, trace.Span) {
 	c := &call{name: truncateString(r.opts.Redactor.String(name), 2*maxToolName), outcome: activity.OutcomeSuccess, start: r.opts.Now()}
-	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name,
-		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(
+	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name, trace.WithSpanKind(trace.SpanKindInternal))
+	if span.IsRecording() { // telemetry off: no attribute is built for a span nobody keeps
+		span.SetAttributes(
 			attribute.String("awf.tool.name", c.name),
 			attribute.String("awf.run.id", r.opts.RunID),
 			attribute.String("awf.step", r.opts.Step),
-		))
+		)
+	}
 	return c, ctx, span
 }
 
@@ -133,7 +134,13 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 		}
 		return c.fail(activity.OutcomeRefused, "", msg)
 	}
-	if msg := validateArgs(e.schema, args); msg != "" {
+	rs, quick, err := e.compiledSchema()
+	if err != nil {
+		return c.fail(activity.OutcomeError, fault.UserMCPProxyInvalidSchema, fmt.Sprintf("tool %s cannot be called: its input schema cannot be used: %v", c.name, err))
+	}
+	if quick != nil && quick.accepts(args) {
+		// valid for certain; the validator is not needed
+	} else if msg := validateArgs(rs, args); msg != "" {
 		return c.fail(activity.OutcomeError, fault.UserToolInvalidArgs, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
 	}
 	if err := ctx.Err(); err != nil {

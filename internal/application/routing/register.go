@@ -94,14 +94,20 @@ func (r *Router) register(ctx context.Context) (*catalog, error) {
 				nameErrs = append(nameErrs, fmt.Sprintf("tool %q from %s: %s", def.Name, def.Source, msg))
 				continue
 			}
-			raw, resolved, err := compileSchema(def.InputSchema)
-			if err != nil {
-				schemaErrs = append(schemaErrs, fmt.Sprintf("tool %q from %s has an input schema awf cannot use: %v", def.Name, def.Source, err))
-				continue
+			e := &entry{provider: p}
+			if schemasVerified(p) {
+				def.InputSchema, e.lazy = listedSchema(def.InputSchema), &lazySchema{}
+			} else {
+				raw, resolved, err := compileSchema(def.InputSchema)
+				if err != nil {
+					schemaErrs = append(schemaErrs, fmt.Sprintf("tool %q from %s has an input schema awf cannot use: %v", def.Name, def.Source, err))
+					continue
+				}
+				def.InputSchema, e.schema, e.quick = raw, resolved, newQuickSchema(resolved.Schema())
 			}
-			def.InputSchema = raw
+			e.def = def
 			cat.order = append(cat.order, def.Name)
-			cat.entries[def.Name] = &entry{def: def, provider: p, schema: resolved}
+			cat.entries[def.Name] = e
 		}
 	}
 	var collisions []Collision
@@ -163,13 +169,19 @@ var supportedDrafts = map[string]bool{
 	"https://json-schema.org/draft-07/schema#":     true,
 }
 
+// listedSchema is the schema listed for raw: a missing one means "no arguments".
+func listedSchema(raw json.RawMessage) json.RawMessage {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		return emptyObjectSchema
+	}
+	return raw
+}
+
 // compileSchema parses and resolves an input schema. A missing schema means "no arguments". The
 // returned raw schema is what gets listed to agents.
 func compileSchema(raw json.RawMessage) (json.RawMessage, *jsonschema.Resolved, error) {
-	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		raw = emptyObjectSchema
-	}
+	raw = listedSchema(raw)
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, nil, fmt.Errorf("not a JSON Schema: %v", err)

@@ -49,6 +49,8 @@ type entry struct {
 	def      tool.Definition
 	provider ports.ToolProvider
 	schema   *jsonschema.Resolved
+	quick    *quickSchema // schema's quick form, nil when it has none
+	lazy     *lazySchema  // set instead of schema when compilation waits for the first call
 }
 
 // catalog is one consistent view of the registered tools. A call reads the catalog once, so it
@@ -142,8 +144,8 @@ func (r *Router) Lookup(name string) (tool.Definition, bool) {
 	return e.def, true
 }
 
-// Close closes every provider (stopping plugin processes) and returns their errors joined, each
-// naming its provider. It is idempotent; calls made after Close get an error result.
+// Close closes every provider (stopping plugin processes), then the activity sink when it has a
+// Close method, and returns their errors joined, each naming its provider. It is idempotent; calls made after Close get an error result.
 func (r *Router) Close() error {
 	r.closeOnce.Do(func() {
 		r.closed.Store(true)
@@ -151,6 +153,11 @@ func (r *Router) Close() error {
 		for i, p := range r.providers {
 			if err := p.Close(); err != nil {
 				errs = append(errs, fmt.Errorf("closing %s: %w", providerLabel(p, i), err))
+			}
+		}
+		if c, ok := r.opts.Activity.(interface{ Close() error }); ok {
+			if err := c.Close(); err != nil {
+				errs = append(errs, fmt.Errorf("closing the activity sink: %w", err))
 			}
 		}
 		r.closeErr = errors.Join(errs...)

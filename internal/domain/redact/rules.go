@@ -3,7 +3,13 @@ package redact
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
+
+// lazyRegexp returns a function compiling expr once, when first called.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // rule is one well-known token shape. A rule's regexp runs only on text holding one of its
 // keywords (a plain substring search), so text without any of them costs a few
@@ -11,7 +17,10 @@ import (
 type rule struct {
 	id       string
 	keywords []string
-	re       *regexp.Regexp
+	// re compiles the rule's expression on first use: most processes (every `awf mcp-serve`
+	// among them) never meet a keyword of most rules, and compiling all of them at start-up
+	// was the largest package initialisation of awf's own code.
+	re func() *regexp.Regexp
 	// group is the submatch to mask: 0 the whole match, 1 when the rest is context.
 	group int
 }
@@ -31,45 +40,45 @@ type rule struct {
 // access key, a database password) are caught by their variable's name instead (IsSecretName).
 var rules = []rule{
 	{id: "github-pat", keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re: regexp.MustCompile(`gh[pousr]_[0-9A-Za-z]{20,}`)},
+		re: lazyRegexp(`gh[pousr]_[0-9A-Za-z]{20,}`)},
 	{id: "github-fine-grained-pat", keywords: []string{"github_pat_"},
-		re: regexp.MustCompile(`github_pat_[0-9A-Za-z_]{22,}`)},
+		re: lazyRegexp(`github_pat_[0-9A-Za-z_]{22,}`)},
 	{id: "gitlab-token", keywords: []string{"glpat-", "gldt-", "glffct-", "glft-", "glimt-", "glagent-", "gloas-", "glptt-", "glrt-", "glsoat-", "glcbt-"},
-		re: regexp.MustCompile(`gl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.\-]{20,}`)},
+		re: lazyRegexp(`gl(?:pat|dt|ffct|ft|imt|agent|oas|ptt|rt|soat|cbt)-[0-9A-Za-z_.\-]{20,}`)},
 	{id: "gitlab-rrt", keywords: []string{"GR1348941"},
-		re: regexp.MustCompile(`GR1348941[0-9A-Za-z_\-]{20,}`)},
+		re: lazyRegexp(`GR1348941[0-9A-Za-z_\-]{20,}`)},
 	{id: "aws-access-token", keywords: []string{"A3T", "AKIA", "ASIA", "ABIA", "ACCA"},
-		re: regexp.MustCompile(wordStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})`), group: 1},
+		re: lazyRegexp(wordStart + `((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16})`), group: 1},
 	{id: "aws-amazon-bedrock-api-key", keywords: []string{"ABSK", "bedrock-api-key-"},
-		re: regexp.MustCompile(`ABSK[A-Za-z0-9+/]{40,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=]{20,}`)},
+		re: lazyRegexp(`ABSK[A-Za-z0-9+/]{40,}={0,2}|bedrock-api-key-[A-Za-z0-9+/=]{20,}`)},
 	{id: "anthropic-api-key", keywords: []string{"sk-ant-"},
-		re: regexp.MustCompile(wordStart + `(sk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,})`), group: 1},
+		re: lazyRegexp(wordStart + `(sk-ant-[a-z]+[0-9]*-[A-Za-z0-9_\-]{20,})`), group: 1},
 	{id: "openai-api-key", keywords: []string{"sk-"},
-		re: regexp.MustCompile(wordStart + `(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|sk-[A-Za-z0-9]{20,}T3BlbkFJ[A-Za-z0-9]*|sk-[A-Za-z0-9]{40,})`), group: 1},
+		re: lazyRegexp(wordStart + `(sk-(?:proj|svcacct|admin)-[A-Za-z0-9_\-]{20,}|sk-[A-Za-z0-9]{20,}T3BlbkFJ[A-Za-z0-9]*|sk-[A-Za-z0-9]{40,})`), group: 1},
 	{id: "gcp-api-key", keywords: []string{"AIza"},
-		re: regexp.MustCompile(`AIza[0-9A-Za-z_\-]{30,}`)},
+		re: lazyRegexp(`AIza[0-9A-Za-z_\-]{30,}`)},
 	{id: "gcp-oauth-token", keywords: []string{"ya29."},
-		re: regexp.MustCompile(`ya29\.[0-9A-Za-z_\-]{20,}`)},
+		re: lazyRegexp(`ya29\.[0-9A-Za-z_\-]{20,}`)},
 	{id: "slack-token", keywords: []string{"xox"},
-		re: regexp.MustCompile(`xox[abeoprs]-[0-9A-Za-z.\-]{10,}`)},
+		re: lazyRegexp(`xox[abeoprs]-[0-9A-Za-z.\-]{10,}`)},
 	{id: "slack-app-token", keywords: []string{"xapp-"},
-		re: regexp.MustCompile(`xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+`)},
+		re: lazyRegexp(`xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+`)},
 	{id: "slack-webhook-url", keywords: []string{"hooks.slack.com"},
-		re: regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}`)},
+		re: lazyRegexp(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}`)},
 	{id: "npm-access-token", keywords: []string{"npm_"},
-		re: regexp.MustCompile(wordStart + `(npm_[A-Za-z0-9]{20,})`), group: 1},
+		re: lazyRegexp(wordStart + `(npm_[A-Za-z0-9]{20,})`), group: 1},
 	{id: "huggingface-access-token", keywords: []string{"hf_", "api_org_"},
-		re: regexp.MustCompile(wordStart + `((?:hf|api_org)_[A-Za-z0-9]{20,})`), group: 1},
+		re: lazyRegexp(wordStart + `((?:hf|api_org)_[A-Za-z0-9]{20,})`), group: 1},
 	// A private key block is masked from its BEGIN line to its END line, or, when the END line
 	// was cut off, to the end of the text or of the JSON string holding it.
 	{id: "private-key", keywords: []string{"PRIVATE KEY"},
-		re: regexp.MustCompile(`-----BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[^"]*?-----END[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[^"]*)`)},
+		re: lazyRegexp(`-----BEGIN[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[^"]*?-----END[ A-Z0-9_\-]{0,100}PRIVATE KEY(?: BLOCK)?-----|[^"]*)`)},
 	{id: "jwt", keywords: []string{"eyJ"},
-		re: regexp.MustCompile(wordStart + `(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]*)?)`), group: 1},
+		re: lazyRegexp(wordStart + `(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]*)?)`), group: 1},
 	{id: "bearer-token", keywords: []string{"Bearer ", "bearer ", "BEARER "},
-		re: regexp.MustCompile(`(?i)\bbearer +([A-Za-z0-9._~+/=\-]{16,})`), group: 1},
+		re: lazyRegexp(`(?i)\bbearer +([A-Za-z0-9._~+/=\-]{16,})`), group: 1},
 	{id: "url-password", keywords: []string{"://"},
-		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"]+:([^/\s@"]{3,})@`), group: 1},
+		re: lazyRegexp(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"]+:([^/\s@"]{3,})@`), group: 1},
 }
 
 // wordStart is the start of a token that could otherwise be the tail of a word: the start of
@@ -86,7 +95,7 @@ func findShapes(s string, out []span) []span {
 			continue
 		}
 		mask := "[REDACTED:" + ru.id + "]"
-		for _, m := range ru.re.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range ru.re().FindAllStringSubmatchIndex(s, -1) {
 			if lo, hi := m[2*ru.group], m[2*ru.group+1]; lo >= 0 {
 				out = append(out, span{lo, hi, mask})
 			}

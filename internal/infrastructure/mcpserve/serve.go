@@ -81,7 +81,8 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 	deps.Redactor.AddNames(cfg.HideEnv...)
 	var sink ports.ActivitySink
 	if cfg.ActivityFile != "" {
-		sink = activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger, Redactor: deps.Redactor}
+		// Kept open for the router's life (it closes the sink): one write per call, no open.
+		sink = &activitylog.Appender{Store: activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger, Redactor: deps.Redactor}}
 	}
 	return routing.NewRouter(ctx, routing.Options{
 		Logger:   deps.Logger,

@@ -77,7 +77,7 @@ func Probe(self string) Status {
 	if st, ok := probeCache[self]; ok {
 		return st
 	}
-	st := probe(self)
+	st := probeThroughDisk(self)
 	probeCache[self] = st
 	return st
 }

@@ -1,0 +1,138 @@
+package bench_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// stepServer is `awf mcp-serve` with the config awf writes for an agent step (activity file, log
+// file, ready file, run id and step name, the default sandbox mode), reading a 4 KiB file, in a
+// temp root with a temp HOME and TMPDIR.
+func stepServer(b *testing.B) server {
+	dir := b.TempDir()
+	root, home, tmp, run := filepath.Join(dir, "root"), filepath.Join(dir, "home"), filepath.Join(dir, "tmp"), filepath.Join(dir, "run")
+	for _, d := range []string{root, home, tmp, run} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			b.Fatal(err)
+		}
+	}
+	file := filepath.Join(root, "file4k.txt")
+	if err := os.WriteFile(file, []byte(strings.Repeat(strings.Repeat("y", 63)+"\n", 64)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cfg := filepath.Join(run, "config.json")
+	body, _ := json.Marshal(map[string]any{"root_dir": root, "activity_file": filepath.Join(run, "activity.jsonl"),
+		"log_file": filepath.Join(run, "awf.log"), "ready_file": filepath.Join(run, "ready.json"), "run_id": "bench", "step": "agent"})
+	if err := os.WriteFile(cfg, body, 0o600); err != nil {
+		b.Fatal(err)
+	}
+	args, _ := json.Marshal(map[string]any{"file_path": file})
+	return server{name: "awf", tool: "Read", args: args, cmd: func() *exec.Cmd {
+		cmd := exec.Command(awfBin, "mcp-serve", "--config", cfg)
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+tmp)
+		return cmd
+	}}
+}
+
+// blobServer is the floor returning size bytes for a tiny request.
+func blobServer(size int) server {
+	return server{name: "floor", tool: "blob", args: json.RawMessage(`{"size":` + strconv.Itoa(size) + `}`),
+		cmd: func() *exec.Cmd { return exec.Command(floorBin) }}
+}
+
+// benchRounds is how many alternating rounds the comparison runs (AWF_BENCH_ROUNDS, default 4).
+func benchRounds() int {
+	if n, err := strconv.Atoi(os.Getenv("AWF_BENCH_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 4
+}
+
+// BenchmarkAtTheFloor prints the table of issue 15's per-call and cold-start rows: awf
+// mcp-serve reading a 4 KiB file against the go-sdk floor returning the same number of bytes
+// for a tiny request, through the go-sdk client and through a raw newline-JSON client, over
+// alternating rounds in one run. Each cell is a ratio awf/floor; the spread over the rounds is
+// what to read, since the shared machine moves single figures by 40 %.
+func BenchmarkAtTheFloor(b *testing.B) {
+	if atFloor == nil {
+		atFloor = measureAtFloor(b)
+		atFloor.print(os.Stdout)
+	}
+	for _, r := range atFloor.rows {
+		b.ReportMetric(r.median(), r.metric)
+	}
+	b.ReportMetric(atFloor.peakMiB, "awf-peak-RSS-MiB")
+}
+
+var atFloor *floorTable
+
+func measureAtFloor(b *testing.B) *floorTable {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	awf := stepServer(b)
+	size, err := replySize(ctx, awf)
+	if err != nil {
+		b.Fatal(err)
+	}
+	floor := blobServer(size)
+	t := newFloorTable(size)
+	const n, n8, k = 500, 1000, 15
+	for round := range benchRounds() {
+		pair := [2]server{floor, awf}
+		if round%2 == 1 {
+			pair = [2]server{awf, floor} // alternate who goes first
+		}
+		for _, v := range views {
+			figs := map[string]callFigures{}
+			for _, srv := range pair {
+				f, err := measureCalls(ctx, v, srv, n, n8)
+				if err != nil {
+					b.Fatalf("%s via %s: %v", srv.name, v.name, err)
+				}
+				figs[srv.name] = f
+			}
+			cf, ca, err := alternateColdStarts(ctx, v, pair, k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t.add(v.name, figs["floor"], figs["awf"], cf, ca)
+		}
+	}
+	return t
+}
+
+// replySize is the length of the text awf's Read returns (the file with its line numbers), the
+// size the floor is asked for so both send the same bytes.
+func replySize(ctx context.Context, awf server) (int, error) {
+	s, err := openSDK(ctx, awf.cmd())
+	if err != nil {
+		return 0, err
+	}
+	defer s.close()
+	text, err := s.call(ctx, awf.tool, awf.args)
+	return len(text), err
+}
+
+// alternateColdStarts spawns the two servers in turn, k times each.
+func alternateColdStarts(ctx context.Context, v clientView, pair [2]server, k int) (floor, awf []time.Duration, err error) {
+	got := map[string][]time.Duration{}
+	for range k {
+		for _, srv := range pair {
+			d, err := coldStarts(ctx, v, srv, 1)
+			if err != nil {
+				return nil, nil, fmt.Errorf("cold start of %s via %s: %w", srv.name, v.name, err)
+			}
+			got[srv.name] = append(got[srv.name], d...)
+		}
+	}
+	return sorted(got["floor"]), sorted(got["awf"]), nil
+}

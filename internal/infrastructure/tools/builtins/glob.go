@@ -106,12 +106,12 @@ func globFiles(ctx context.Context, root confiner, start, pattern string) ([]glo
 			if !doublestar.MatchUnvalidated(pattern, f.rel) {
 				return
 			}
-			fi, err := root.stat(f.abs) // follows a symlink to learn what it points at
+			fi, err := f.stat(root) // follows a symlink to learn what it points at
 			if err != nil || fi.IsDir() {
 				return
 			}
 			if f.mode&fs.ModeSymlink != 0 {
-				if li, err := root.lstat(f.abs); err == nil {
+				if li, err := f.lstat(root); err == nil {
 					fi = li
 				}
 			}

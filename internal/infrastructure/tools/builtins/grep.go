@@ -245,7 +245,7 @@ func (p *Provider) grepTree(ctx context.Context, plan *grepPlan, base string) ([
 				return
 			}
 			st := &states[w]
-			res, err := plan.searchFile(&st.r, st.m, f.abs, &stored)
+			res, err := plan.searchFile(&st.r, st.m, f, &stored)
 			if err != nil {
 				st.errs = append(st.errs, fmt.Sprintf("%s: %v", f.abs, err))
 				return
@@ -275,7 +275,7 @@ func (g *grepPlan) grepOne(path string) ([]fileResult, []string) {
 		r      fileReader
 		stored atomic.Int64
 	)
-	res, err := g.searchFile(&r, g.m.clone(), path, &stored)
+	res, err := g.searchFile(&r, g.m.clone(), walkFile{abs: path}, &stored)
 	if err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", path, err)}
 	}
@@ -287,8 +287,9 @@ func (g *grepPlan) grepOne(path string) ([]fileResult, []string) {
 
 // searchFile loads and searches one file. Binary files (a NUL byte) yield no matches. In
 // content mode the formatted lines are kept while stored stays under storeBudget.
-func (g *grepPlan) searchFile(r *fileReader, m *matcher, path string, stored *atomic.Int64) (fileResult, error) {
-	l, err := r.load(g.root, path)
+func (g *grepPlan) searchFile(r *fileReader, m *matcher, f walkFile, stored *atomic.Int64) (fileResult, error) {
+	path := f.abs
+	l, err := r.load(g.root, f)
 	if err != nil {
 		if err == errNotRegular {
 			return fileResult{}, nil

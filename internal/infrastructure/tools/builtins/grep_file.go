@@ -30,12 +30,12 @@ type loaded struct {
 // errNotRegular marks an entry that turned out not to be a regular file when opened.
 var errNotRegular = errors.New("not a regular file")
 
-// load reads path. Non-regular files are refused before any read (O_NONBLOCK keeps a FIFO that
-// replaced a file after the walk from blocking the open).
-func (r *fileReader) load(c confiner, path string) (loaded, error) {
-	f, err := c.fs.OpenFile(c.rel(path), syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
+// load reads the file e. Non-regular files are refused before any read (O_NONBLOCK keeps a FIFO
+// that replaced a file after the walk from blocking the open).
+func (r *fileReader) load(c confiner, e walkFile) (loaded, error) {
+	f, err := e.openFile(c, syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY)
 	if err != nil {
-		return loaded{}, c.escaped(err, path)
+		return loaded{}, err
 	}
 	defer f.Close()
 	fd := int(f.Fd())

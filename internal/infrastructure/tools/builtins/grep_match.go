@@ -33,10 +33,14 @@ func compileMatcher(pattern string, ignoreCase, multiline bool) (*matcher, error
 	if multiline {
 		flags += "s"
 	}
-	full := flags + ")" + pattern
+	// The pattern as written is checked first, so that an error quotes what the model sent.
+	if _, err := syntax.Parse(flags+")"+pattern, syntax.Perl); err != nil {
+		return nil, fmt.Errorf("invalid regular expression %q: %v (Go RE2 syntax: no look-around or back-references; escape literal characters such as \\{ \\( \\.)", pattern, regexpErrorDetail(err))
+	}
+	full := flags + ")" + unicodeClasses(pattern)
 	re, err := regexp.Compile(full)
 	if err != nil {
-		return nil, fmt.Errorf("invalid regular expression %q: %v (Go RE2 syntax: no look-around or back-references; escape literal characters such as \\{ \\( \\.)", pattern, regexpErrorDetail(err))
+		return nil, fmt.Errorf("invalid regular expression %q: %v", pattern, regexpErrorDetail(err))
 	}
 	tree, err := syntax.Parse(full, syntax.Perl)
 	if err != nil {

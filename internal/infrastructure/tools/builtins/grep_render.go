@@ -80,7 +80,7 @@ func (g *grepPlan) renderContent(b *strings.Builder, results []fileResult) {
 		}
 		if !res.stored {
 			var none atomic.Int64
-			again, err := g.searchFile(&r, m, res.path, &none)
+			again, err := g.searchFile(&r, m, walkFile{abs: res.path}, &none)
 			if err != nil || again.count == 0 {
 				continue // changed since the first pass
 			}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
@@ -94,7 +95,7 @@ func readLines(ctx context.Context, r io.Reader, name string, offset, limit, max
 		return "", fmt.Errorf("%s looks like a binary file (it has a NUL byte in its first 8 KiB); Read shows text files only", name)
 	}
 	var (
-		out      []byte
+		out      = make([]byte, 0, outputHint(r, maxOut))
 		line     []byte // the shown prefix of the current line
 		lineLen  int    // bytes of the current line seen so far
 		lineNo   = 0
@@ -141,12 +142,12 @@ func readLines(ctx context.Context, r io.Reader, name string, offset, limit, max
 		case err == nil || errors.Is(err, bufio.ErrBufferFull):
 		case err == io.EOF:
 			if lineLen > 0 && lineNo >= offset && lineNo <= last && !emit() {
-				return string(out) + capNote, nil
+				return finalText(out, capNote), nil
 			}
 			if lineNo < offset {
 				return "", fmt.Errorf("offset %d is past the end of %s, which has %d line%s", offset, name, lineNo, plural(lineNo))
 			}
-			return string(out) + capNote, nil
+			return finalText(out, capNote), nil
 		default:
 			return "", fmt.Errorf("cannot read %s: %v", name, err)
 		}
@@ -159,7 +160,34 @@ func readLines(ctx context.Context, r io.Reader, name string, offset, limit, max
 			capNote = fmt.Sprintf("\n[showing lines %d-%d; the file continues: call Read with offset=%d for more]", offset, last, last+1)
 		}
 	}
-	return string(out) + capNote, nil
+	return finalText(out, capNote), nil
+}
+
+// outputHint sizes Read's output buffer from the file's size (its text plus about a quarter for
+// the line numbers), so that a whole small file is formatted without the buffer growing by
+// doubling, which allocated four times the file's size per call. Bounded by the output cap.
+func outputHint(r io.Reader, maxOut int) int {
+	st, ok := r.(interface{ Stat() (fs.FileInfo, error) })
+	if !ok {
+		return 0
+	}
+	fi, err := st.Stat()
+	if err != nil || fi.Size() <= 0 {
+		return 0
+	}
+	return int(min(fi.Size()+fi.Size()/4+64, int64(maxOut)+64))
+}
+
+// finalText is the result of Read. The buffer is not touched after this, so the common case (no
+// note) shares its bytes with the string instead of copying them once more.
+func finalText(out []byte, note string) string {
+	if note != "" {
+		return string(out) + note
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return unsafe.String(&out[0], len(out))
 }
 
 // readerPool keeps Read's 64 KiB line buffers between calls: allocating and clearing one per call

@@ -23,6 +23,9 @@ type walkFile struct {
 	abs  string      // absolute path
 	rel  string      // path relative to the walk's anchor, "/"-separated
 	mode fs.FileMode // type bits from the directory entry (no stat was made)
+	// parent is the open directory holding the entry (nil for the walk's start): opens and
+	// stats go through it.
+	parent *walkDir
 }
 
 // walkItem is a unit of work: a directory to list or a file to visit.
@@ -78,7 +81,7 @@ func walkTree(ctx context.Context, start, startRel string, ign *ignoreNode, o wa
 					q.finish(batch)
 					continue
 				}
-				o.visit(w, it.walkFile)
+				visitOne(w, it, o.visit)
 				q.finish(nil)
 			}
 		}(w)
@@ -92,12 +95,14 @@ func walkTree(ctx context.Context, start, startRel string, ign *ignoreNode, o wa
 
 // listDir reads one directory and returns its children to queue, applying the filters.
 func listDir(it walkItem, o walkOptions, out []walkItem) []walkItem {
-	f, err := o.root.open(it.abs)
+	defer it.parent.release()
+	d, err := openDir(o.root, it)
 	if err != nil {
 		return out
 	}
-	entries, _ := f.ReadDir(-1) // unsorted: the caller sorts results; partial lists are kept
-	f.Close()
+	d.retain(1) // the listing's own hold, released below once the children hold theirs
+	defer d.release()
+	entries := readDirTypes(d.root) // unsorted: the caller sorts results; partial lists are kept
 	ign := it.ign
 	if o.gitignore {
 		for _, e := range entries {
@@ -121,7 +126,7 @@ func listDir(it walkItem, o walkOptions, out []walkItem) []walkItem {
 		if o.gitignore && ign != nil && ign.ignored(rel, name, isDir) {
 			continue
 		}
-		child := walkItem{walkFile: walkFile{abs: it.abs + "/" + name, rel: rel, mode: typ}, ign: ign}
+		child := walkItem{walkFile: walkFile{abs: it.abs + "/" + name, rel: rel, mode: typ, parent: d}, ign: ign}
 		if isDir {
 			if o.maxDepth > 0 && it.depth+1 >= o.maxDepth {
 				continue
@@ -131,6 +136,7 @@ func listDir(it walkItem, o walkOptions, out []walkItem) []walkItem {
 			}
 			child.dir, child.depth = true, it.depth+1
 		}
+		d.retain(1)
 		out = append(out, child)
 	}
 	return out
@@ -169,7 +175,11 @@ func (q *walkQueue) pop() (walkItem, bool) {
 // finish marks one popped item done and queues what it produced.
 func (q *walkQueue) finish(more []walkItem) {
 	q.mu.Lock()
-	q.items = append(q.items, more...)
+	if q.stopped {
+		releaseAll(more) // never popped: their directories must still be closed
+	} else {
+		q.items = append(q.items, more...)
+	}
 	q.busy--
 	if len(more) > 0 || q.busy == 0 {
 		q.cond.Broadcast()
@@ -181,7 +191,21 @@ func (q *walkQueue) finish(more []walkItem) {
 func (q *walkQueue) abort() {
 	q.mu.Lock()
 	q.stopped = true
+	releaseAll(q.items)
 	q.items = nil
 	q.cond.Broadcast()
 	q.mu.Unlock()
+}
+
+// releaseAll drops the holds of items that will never be processed.
+func releaseAll(items []walkItem) {
+	for _, it := range items {
+		it.parent.release()
+	}
+}
+
+// visitOne visits a file and then drops its hold on its directory, even when visit panics.
+func visitOne(w int, it walkItem, visit func(int, walkFile)) {
+	defer it.parent.release()
+	visit(w, it.walkFile)
 }

@@ -40,3 +40,14 @@ func TestAdjacentSecretsMergeIntoOneMask(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// A secret value directly followed by a token of a known shape is one masked run: the merge
+// keeps the first mask and nothing of either shows.
+func TestSecretBesideShapeMergesIntoOneMask(t *testing.T) {
+	r := New([]string{"A_TOKEN=aaaaaaaaaaaa"})
+	tok := "ghp_" + strings.Repeat("Z", 36)
+	got := r.String("x aaaaaaaaaaaa" + tok + " y")
+	if want := "x " + Mask + " y"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

@@ -141,7 +141,7 @@ func handler(exposure *routing.Exposure, name string, parent trace.SpanContext) 
 		if parent.IsValid() && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
 		}
-		res := exposure.CallTool(ctx, name, args)
+		res := exposure.CallTool(withProgress(ctx), name, args)
 		out := &mcpserver.Result{IsError: res.IsError, Content: make([]mcpserver.Content, 0, len(res.Content)),
 			StructuredContent: res.Structured, Meta: res.Meta}
 		for _, c := range res.Content {

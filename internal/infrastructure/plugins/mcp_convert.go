@@ -67,7 +67,8 @@ func annotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotation
 // block stays text; every other block (image, audio, resource link, embedded resource, and
 // text carrying annotations or _meta) keeps its MCP JSON in Raw, with a payload-free summary
 // as its Text; structuredContent and _meta are kept as JSON. An MCP client of mcp-serve gets
-// them all back as the server sent them (pkg/mcpserver); the model API path reads ModelText.
+// them all back as the server sent them (pkg/mcpserver), except the protocol's own _meta keys
+// (ownMeta); the model API path reads ModelText.
 func fromCallResult(r *mcp.CallToolResult) tool.Result {
 	out := tool.Result{IsError: r.IsError, Content: make([]tool.Content, 0, len(r.Content))}
 	for _, c := range r.Content {
@@ -91,8 +92,28 @@ func fromCallResult(r *mcp.CallToolResult) tool.Result {
 	if r.StructuredContent != nil {
 		out.Structured, _ = json.Marshal(r.StructuredContent)
 	}
-	if r.Meta != nil {
-		out.Meta, _ = json.Marshal(r.Meta)
+	if meta := ownMeta(r.Meta); meta != nil {
+		out.Meta, _ = json.Marshal(meta)
+	}
+	return out
+}
+
+// reservedMeta prefixes the _meta keys the protocol reserves for the hop itself (the answering
+// server's serverInfo under the 2026-07-28 protocol): they describe the bridged server to awf,
+// not the result to the agent, whose peer is awf, so they stay behind.
+const reservedMeta = "io.modelcontextprotocol/"
+
+// ownMeta is the result's _meta without the reserved keys; nil when nothing else is left.
+func ownMeta(m mcp.Meta) mcp.Meta {
+	var out mcp.Meta
+	for k, v := range m {
+		if strings.HasPrefix(k, reservedMeta) {
+			continue
+		}
+		if out == nil {
+			out = mcp.Meta{}
+		}
+		out[k] = v
 	}
 	return out
 }

@@ -58,6 +58,13 @@ func TestFromCallResult(t *testing.T) {
 	if string(r.Structured) != `{"n":1}` || string(r.Meta) != `{"k":"v"}` || len(r.Content) != 0 || r.ModelText() != `{"n":1}` {
 		t.Errorf("structured = %+v", r)
 	}
+	r = fromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "up"}, "k": 1}})
+	if string(r.Meta) != `{"k":1}` {
+		t.Errorf("meta with the protocol's own key = %s", r.Meta)
+	}
+	if r = fromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": 1}}); r.Meta != nil {
+		t.Errorf("meta of only the protocol's keys = %s", r.Meta)
+	}
 	if r = fromCallResult(&mcp.CallToolResult{}); r.Structured != nil || r.Meta != nil || r.Content == nil {
 		t.Errorf("empty result = %+v", r)
 	}

@@ -46,7 +46,7 @@ func start(t *testing.T, extra map[string]any) *server {
 }
 
 // startWith is start with the client's options (progress and log handlers).
-func startWith(t *testing.T, extra map[string]any, opts *mcp.ClientOptions) *server {
+func startWith(t testing.TB, extra map[string]any, opts *mcp.ClientOptions) *server {
 	t.Helper()
 	root := t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)

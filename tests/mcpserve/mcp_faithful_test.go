@@ -21,7 +21,7 @@ import (
 
 // fixtureServe starts `awf mcp-serve` bridging the fixture server as plugin "fix" (all its
 // tools exposed), with extra plugin keys (call_timeout) and the client's options.
-func fixtureServe(t *testing.T, pluginKeys string, opts *mcp.ClientOptions) (*server, string) {
+func fixtureServe(t testing.TB, pluginKeys string, opts *mcp.ClientOptions) (*server, string) {
 	t.Helper()
 	bin := plugintest.MCPFixture(t, t.TempDir())
 	file := filepath.Join(t.TempDir(), ".awf", "plugins.yaml")

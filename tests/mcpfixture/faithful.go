@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -73,6 +74,12 @@ func addFaithfulTools(s *mcp.Server) {
 				_ = os.WriteFile(in.Record, []byte("cancelled"), 0o600)
 			}
 			return text("cancelled"), nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Returns a text of the given size.", Annotations: ro},
+		func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+			Bytes int `json:"bytes"`
+		}) (*mcp.CallToolResult, any, error) {
+			return text(strings.Repeat("b", in.Bytes)), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "log", Description: "Sends a log notification and writes a line to stderr.", Annotations: ro},
 		func(ctx context.Context, req *mcp.CallToolRequest, in logIn) (*mcp.CallToolResult, any, error) {

@@ -104,6 +104,9 @@ func main() {
 		select {}
 	}
 	s := newServer()
+	if os.Getenv("FIXTURE_BANNER") != "" {
+		fmt.Println("fixture banner: this line on stdout is not JSON-RPC (npx prints such lines)")
+	}
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)

@@ -35,10 +35,20 @@ func BenchmarkServeBridged(b *testing.B) {
 		b.Fatal(err)
 	}
 	params := &mcp.CallToolParams{Name: "fix_echo", Arguments: map[string]any{"text": "x"}}
-	b.ResetTimer()
-	for b.Loop() {
-		if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
-			b.Fatal(err, res)
+	b.Run("through-proxy", func(b *testing.B) {
+		for b.Loop() {
+			if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+				b.Fatal(err, res)
+			}
 		}
-	}
+	})
+	// The hop alone: awf's own MCP client to the fixture, without the front (the agent's
+	// client, pkg/mcpserver, the router).
+	b.Run("hop-only", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := h.Execute(ctx, "fix", "echo", []byte(`{"text":"x"}`)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

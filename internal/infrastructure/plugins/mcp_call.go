@@ -43,11 +43,13 @@ func (m *mcpInstance) call(ctx context.Context, sess *mcp.ClientSession, name st
 		token, done := m.progress.open(m.spec.Name, fn)
 		defer done()
 		params.SetProgressToken(token)
-		// The SDK hands the result to the caller as soon as it is read, while the server's
-		// notifications sent before it may still wait in the session's handler queue. A ping
-		// after the result lets that queue drain, so the caller's progress comes before its
-		// result, as the protocol wants.
-		defer func() { _ = sess.Ping(cctx, nil) }()
+		if m.spec.MCP.URL != "" {
+			// Over HTTP the SDK hands the result to the caller as soon as it is read, while the
+			// server's notifications sent before it may still wait in the session's handler
+			// queue; a ping after the result lets that queue drain. The stdio transport
+			// delivers progress as it reads it, in order (stdioTransport.progress).
+			defer func() { _ = sess.Ping(cctx, nil) }()
+		}
 	}
 	res, err := sess.CallTool(cctx, params)
 	if err == nil {
@@ -115,6 +117,14 @@ func (p *progressRoutes) open(plugin string, fn tool.ProgressFunc) (string, func
 	token := fmt.Sprintf("awf-%s-%s", plugin, strconv.FormatUint(p.next.Add(1), 10))
 	p.routes.Store(token, fn)
 	return token, func() { p.routes.Delete(token) }
+}
+
+// deliverRaw is deliver for the JSON params of a notification; unreadable params are ignored.
+func (p *progressRoutes) deliverRaw(params json.RawMessage) {
+	var n mcp.ProgressNotificationParams
+	if json.Unmarshal(params, &n) == nil {
+		p.deliver(&n)
+	}
 }
 
 // deliver passes one notifications/progress to its call; a token awf did not give (or whose

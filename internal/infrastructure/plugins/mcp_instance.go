@@ -158,7 +158,7 @@ func (m *mcpInstance) transport(env []string, tail *tailBuffer) (mcp.Transport, 
 	}
 	cmd.Stderr = io.MultiWriter(tail, newLineLogger(m.log, "stderr"))
 	setProcAttr(cmd)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, nil
+	return &stdioTransport{cmd: cmd, log: m.log, terminate: 2 * time.Second, progress: &m.progress}, cmd, nil
 }
 
 // askForLogs has a server that can send log notifications send them from level info up; they

@@ -257,7 +257,7 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 	h := mcpHost(t, fmt.Sprintf("plugins:\n  remote: {type: mcp, url: \"http://%s/mcp\", headers: {Authorization: \"Bearer ${REMOTE_TOKEN}\"}}\n", strings.TrimSpace(addr)))
 	p := New(h, "remote", []string{"*"})
 	defs, err := p.ListTools(context.Background())
-	if err != nil || len(defs) != 12 {
+	if err != nil || len(defs) != 13 {
 		t.Fatalf("tools = %v, %v", defs, err)
 	}
 	res, err := p.CallTool(context.Background(), "remote_echo", json.RawMessage(`{"text":"http"}`))

@@ -25,3 +25,18 @@ func TestMCPProgressReachesTheCaller(t *testing.T) {
 		t.Errorf("progress = %+v, want %+v", got, want)
 	}
 }
+
+// awf's stdio client skips a banner a wrapper prints on stdout, and carries a result far
+// larger than its read buffer whole.
+func TestMCPStdioBannerAndBigResult(t *testing.T) {
+	bin := mcpFixture(t)
+	h := mcpHost(t, fmt.Sprintf("plugins:\n  fix: {type: mcp, command: %s, env: {FIXTURE_BANNER: \"1\"}}\n", bin))
+	p := New(h, "fix", []string{"echo", "big"})
+	if res, err := p.CallTool(context.Background(), "fix_echo", json.RawMessage(`{"text":"after a banner"}`)); err != nil || res.JoinedText() != "echo: after a banner" {
+		t.Fatalf("echo: %+v %v", res, err)
+	}
+	res, err := p.CallTool(context.Background(), "fix_big", json.RawMessage(`{"bytes":1000000}`))
+	if err != nil || len(res.JoinedText()) != 1000000 {
+		t.Fatalf("big: %d bytes, %v", len(res.JoinedText()), err)
+	}
+}

@@ -48,6 +48,9 @@ func TestSummaryText(t *testing.T) {
 }
 
 func TestSummaries(t *testing.T) {
+	if got := (Result{Content: []Content{{Type: "json", Text: "{}"}}}).Summaries(); got != nil {
+		t.Errorf("a typed block without raw has summaries: %+v", got)
+	}
 	if got := Text("only text").Summaries(); got != nil {
 		t.Errorf("a text-only result has summaries: %+v", got)
 	}
@@ -76,6 +79,8 @@ func TestModelText(t *testing.T) {
 		{"structured alone", Result{Structured: json.RawMessage(`{"n":1}`)}, `{"n":1}`},
 		{"structured after an image", Result{Content: []Content{{Type: "image", Raw: json.RawMessage(img)}}, Structured: json.RawMessage(`{"n":1}`)}, img + "\n" + `{"n":1}`},
 		{"empty", Result{}, ""},
+		{"image alone", Result{Content: []Content{{Type: "image", Raw: json.RawMessage(img)}}}, img},
+		{"a typed block without raw is read as text", Result{Content: []Content{{Type: "json", Text: `{"a":1}`}}}, `{"a":1}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := c.r.ModelText(); got != c.want {

@@ -252,3 +252,24 @@ func TestBridgedCallTimeout(t *testing.T) {
 		t.Errorf("timeout record = %v", recs[0])
 	}
 }
+
+// TestBridgedCrashAnswersInTime: a server that dies mid-call answers the agent within 10 s with
+// an error naming the plugin, recorded as EXECUTION.PLUGIN.CRASHED with the server's last
+// stderr line in the log; the next call starts it again.
+func TestBridgedCrashAnswersInTime(t *testing.T) {
+	s, _ := fixtureServe(t, "", nil)
+	start := time.Now()
+	out, isErr := s.call(t, "fix_crash", map[string]any{})
+	if took := time.Since(start); !isErr || !strings.Contains(out, `MCP plugin "fix" exited`) || took > 10*time.Second {
+		t.Fatalf("crash mid-call after %s: %v %s", took, isErr, out)
+	}
+	if out, isErr := s.call(t, "fix_echo", map[string]any{"text": "back"}); isErr || out != "echo: back" {
+		t.Fatalf("after a crash: %s", out)
+	}
+	if recs := s.records(t); recs[0]["code"] != "EXECUTION.PLUGIN.CRASHED" {
+		t.Errorf("crash record = %v", recs[0])
+	}
+	if line := logLineFor(t, s.log, "fixture: crashing on purpose"); line == nil || line["plugin"] != "fix" {
+		t.Errorf("the server's stderr before the crash is not in the log: %v", line)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -67,7 +68,7 @@ func (m *mcpInstance) call(ctx context.Context, sess *mcp.ClientSession, name st
 		m.log.Warn("MCP call timed out; the server was told to cancel it", zap.String("tool", name), zap.Duration("call_timeout", m.spec.MCP.CallTimeout), zap.Bool("restarting", hung))
 		return nil, fault.New(fault.ExecutionPluginCallTimeout, "MCP plugin %q: %s did not answer within call_timeout (%s); awf cancelled the call", m.spec.Name, name, m.spec.MCP.CallTimeout).
 			At(m.spec.Pos).WithHint("raise call_timeout for %q in %s if the tool is slow, or check the server's stderr in awf's log", m.spec.Name, m.h.manifestFile())
-	case errors.Is(err, mcp.ErrConnectionClosed):
+	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		m.drop(sess)
 		return nil, fault.Wrap(err, fault.ExecutionPluginCrashed, "MCP plugin %q exited or closed its connection during the call to %s", m.spec.Name, name).
 			WithHint("the next call restarts it; its stderr is in awf's log")

@@ -61,3 +61,22 @@ func TestRichResultPassesThroughAndIsSummarised(t *testing.T) {
 		t.Error("a text-only call logged a content field")
 	}
 }
+
+// In split mode the rich result comes back from call_tool_read as it does from the tool itself.
+func TestRichResultThroughSplitMode(t *testing.T) {
+	img := json.RawMessage(`{"type":"image","mimeType":"image/png","data":"AQ=="}`)
+	want := tool.Result{Content: []tool.Content{{Type: "image", Text: "[image image/png, 1 bytes]", Raw: img}}, Structured: json.RawMessage(`{"n":1}`)}
+	src := tool.MCPSource("fix")
+	d := def("fix_pic", src, `{"type":"object"}`)
+	d.Annotations = tool.Annotations{ReadOnlyHint: tool.Bool(true)}
+	p := &fakeProvider{source: src, defs: []tool.Definition{d},
+		call: func(context.Context, string, json.RawMessage) (tool.Result, error) { return want, nil }}
+	r, err := NewRouter(context.Background(), Options{}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := NewExposure(r, split()).CallTool(context.Background(), "call_tool_read", json.RawMessage(`{"name":"fix_pic","args":{}}`))
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("split call = %+v", got)
+	}
+}

@@ -51,7 +51,7 @@ func TestProgressRoutes(t *testing.T) {
 		t.Fatalf("tokens %q %q", tok, tok2)
 	}
 	p.deliver(&mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 4, Message: "m"})
-	p.deliver(&mcp.ProgressNotificationParams{ProgressToken: 1.0, Progress: 9})            // not a token awf gave
+	p.deliver(&mcp.ProgressNotificationParams{ProgressToken: 1.0, Progress: 9})          // not a token awf gave
 	p.deliver(&mcp.ProgressNotificationParams{ProgressToken: "awf-fix-99", Progress: 9}) // unknown
 	p.deliver(nil)
 	raw, _ := json.Marshal(map[string]any{"progressToken": tok, "progress": 2})

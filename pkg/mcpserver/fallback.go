@@ -38,7 +38,7 @@ func (s *Server) SetFallback(h FallbackHandler) {
 				args = call.Params.Arguments
 			}
 			name := call.Params.Name
-			res, err := s.invoke(ctx, name, Handler(func(ctx context.Context, a json.RawMessage) (*Result, error) {
+			res, err := s.invoke(withProgress(ctx, call), name, Handler(func(ctx context.Context, a json.RawMessage) (*Result, error) {
 				return fb(ctx, name, a)
 			}), args)
 			if err != nil {

@@ -128,7 +128,7 @@ func (s *Server) wrap(name string, h Handler) mcp.ToolHandler {
 		if req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
 			args = req.Params.Arguments
 		}
-		res, err := s.invoke(ctx, name, h, args)
+		res, err := s.invoke(withProgress(ctx, req), name, h, args)
 		if err != nil {
 			return nil, rpcError(err)
 		}

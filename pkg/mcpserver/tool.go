@@ -37,11 +37,17 @@ type Tool struct {
 	Annotations *Annotations
 }
 
-// Content is one item of a tool result. Only text content is supported: Type
-// may be "text" or empty.
+// Content is one item of a tool result. Without Raw only text content is
+// supported: Type may be "text" or empty. With Raw (see rich.go) the item is
+// any MCP content block, sent as given.
 type Content struct {
 	Type string
 	Text string
+	// Raw is a complete MCP content block as JSON (image, audio,
+	// resource_link, resource, or text with annotations or _meta), sent to
+	// the client as it is; Type and Text are then ignored. A proxy uses it to
+	// pass on what another server returned.
+	Raw json.RawMessage
 }
 
 // Result is what a tool call returns to the client. A tool that fails in a way
@@ -50,6 +56,10 @@ type Content struct {
 type Result struct {
 	Content []Content
 	IsError bool
+	// StructuredContent and Meta, when set, are sent as the result's
+	// structuredContent and _meta, unchanged (JSON; Meta must be an object).
+	StructuredContent json.RawMessage
+	Meta              json.RawMessage
 }
 
 // Handler runs one tool call. arguments is the raw JSON object sent by the
@@ -150,6 +160,9 @@ func sdkResult(name string, r *Result) (*mcp.CallToolResult, error) {
 		return out, nil
 	}
 	out.IsError = r.IsError
+	if r.rich() {
+		return richResult(name, r)
+	}
 	for _, c := range r.Content {
 		if c.Type != "" && c.Type != "text" {
 			return nil, &jsonrpc.Error{

@@ -2,7 +2,8 @@
 // unannotated tools, a tool that reports its environment, one that leaves a grandchild behind
 // (as npx does), one that changes another tool's annotations mid-session (list_changed), one that crashes,
 // a -hang mode that never initializes, and
-// switches (env FIXTURE_FLIP) that change a description and flip an annotation at start.
+// switches (env FIXTURE_FLIP) that change a description and flip an annotation at start, and
+// (faithful.go) every content type, progress, cancellation, logs and a server that freezes.
 // With -http ADDR it serves Streamable HTTP instead of stdio and prints the address.
 package main
 
@@ -90,6 +91,7 @@ func newServer() *mcp.Server {
 			os.Exit(3)
 			return nil, nil, nil
 		})
+	addFaithfulTools(s)
 	return s
 }
 
@@ -102,6 +104,9 @@ func main() {
 		select {}
 	}
 	s := newServer()
+	if os.Getenv("FIXTURE_BANNER") != "" {
+		fmt.Println("fixture banner: this line on stdout is not JSON-RPC (npx prints such lines)")
+	}
 	if *addr == "" {
 		if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 			log.Fatal(err)

@@ -42,6 +42,12 @@ type server struct {
 // start writes a config (extra keys merged over the defaults) and connects a go-sdk client.
 func start(t *testing.T, extra map[string]any) *server {
 	t.Helper()
+	return startWith(t, extra, nil)
+}
+
+// startWith is start with the client's options (progress and log handlers).
+func startWith(t testing.TB, extra map[string]any, opts *mcp.ClientOptions) *server {
+	t.Helper()
 	root := t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
 	state := t.TempDir()
@@ -60,7 +66,7 @@ func start(t *testing.T, extra map[string]any) *server {
 	}
 	s.cmd = exec.Command(awfBin, "mcp-serve", "--config", cfgPath)
 	s.cmd.Stderr = os.Stderr
-	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)

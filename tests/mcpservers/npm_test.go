@@ -96,8 +96,9 @@ func TestServerEverythingOverStdio(t *testing.T) {
 	if res := exp.CallTool(ctx, "everything_echo", json.RawMessage(`{"message":"hi"}`)); res.IsError || !strings.Contains(res.JoinedText(), "hi") {
 		t.Errorf("echo = %+v", res)
 	}
-	if res := exp.CallTool(ctx, "everything_get-tiny-image", json.RawMessage(`{}`)); res.IsError || !strings.Contains(res.JoinedText(), `"mimeType":"image/png"`) {
-		t.Errorf("image = %.300s", res.JoinedText())
+	if res := exp.CallTool(ctx, "everything_get-tiny-image", json.RawMessage(`{}`)); res.IsError || !strings.Contains(res.JoinedText(), "[image image/png, ") ||
+		!strings.Contains(res.ModelText(), `"mimeType":"image/png"`) {
+		t.Errorf("image = %.300s", res.ModelText())
 	}
 	env := exp.CallTool(ctx, "everything_get-env", json.RawMessage(`{}`)).JoinedText()
 	if !strings.Contains(env, "AWF_MARK") || strings.Contains(env, "ANTHROPIC_API_KEY") {

@@ -30,7 +30,8 @@ type call struct {
 	errText     string
 	stack       []byte // set when a panic was recovered
 	start       time.Time
-	sandbox     *tool.Confinement // how the provider confined the call, when it says
+	sandbox     *tool.Confinement     // how the provider confined the call, when it says
+	content     []tool.ContentSummary // the result's non-text blocks (bridged MCP servers only)
 }
 
 // callOptions is how one call is judged: by which policy, with what declared, and which tools
@@ -162,6 +163,7 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 		res.Content = []tool.Content{} // MCP wants an array, never null
 	}
 	c.sandbox = res.Confinement
+	c.content = res.Summaries()
 	if res.IsError {
 		c.outcome = activity.OutcomeError
 		c.code = fault.ExecutionToolFailed

@@ -139,6 +139,9 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 	if sb := c.sandbox; sb != nil {
 		fields = append(fields, zap.Bool("sandbox_enforced", sb.Enforced), zap.String("sandbox_policy", sb.Policy), zap.Bool("sandbox_network", sb.Network))
 	}
+	if len(c.content) > 0 {
+		fields = append(fields, zap.Any("content", c.content))
+	}
 	switch {
 	case c.stack != nil:
 		r.opts.Logger.Error("tool call panicked (awf bug)", append(fields, zap.ByteString("stack", c.stack))...)
@@ -171,6 +174,7 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		ToolVariant: c.toolVariant,
 		TraceID:     traceID,
 		Sandbox:     c.sandbox,
+		Content:     c.content,
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
 	defer cancel()

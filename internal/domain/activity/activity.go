@@ -43,6 +43,9 @@ type Record struct {
 	TraceID     string
 	// Sandbox is how the call was confined (Bash only); nil for other tools.
 	Sandbox *tool.Confinement
+	// Content describes the non-text blocks of the result (kind and size, never the bytes);
+	// nil for a text-only result.
+	Content []tool.ContentSummary
 }
 
 // Effective is the variant a record is filed under: the stronger of the declared one and the

@@ -92,4 +92,7 @@ const (
 	// EXECUTION.OPERATION
 	// ExecutionOperationUnavailable: no runner serves the operation in this awf
 	ExecutionOperationUnavailable = "EXECUTION.OPERATION.UNAVAILABLE"
+	// ExecutionPluginCallTimeout: a bridged MCP server did not answer a call within its
+	// call_timeout; the call was cancelled upstream
+	ExecutionPluginCallTimeout = "EXECUTION.PLUGIN.CALL_TIMEOUT"
 )

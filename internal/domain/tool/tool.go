@@ -70,11 +70,16 @@ type Definition struct {
 	Source      Source          `json:"source"`
 }
 
-// Content is one block of a tool result. Text is the only kind awf's tools produce; JSON
-// results from plugins are carried as text holding the JSON.
+// Content is one block of a tool result. Text is the only kind awf's own tools produce; JSON
+// results from plugins are carried as text holding the JSON. A bridged MCP server may send any
+// MCP block (image, audio, resource_link, resource, or text with annotations or _meta): such a
+// block keeps its MCP JSON in Raw, which is what an MCP client receives, unchanged, while Text
+// holds a short description without the payload (see SummaryText) for logs and records.
 type Content struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
+	// Raw is the block's MCP JSON exactly as the server sent it; nil for a plain text block.
+	Raw json.RawMessage `json:"-"`
 }
 
 // Result is what a call returns to the agent. IsError marks a tool-level failure the model
@@ -82,6 +87,10 @@ type Content struct {
 type Result struct {
 	Content []Content `json:"content"`
 	IsError bool      `json:"isError,omitempty"`
+	// Structured is the structuredContent of a bridged MCP server's result, as its JSON; Meta
+	// is the result's _meta. Both pass to an MCP client unchanged; nil when the server sent none.
+	Structured json.RawMessage `json:"-"`
+	Meta       json.RawMessage `json:"-"`
 	// Confinement is set by a tool that ran sandboxed (Bash); it is recorded, never sent.
 	Confinement *Confinement `json:"-"`
 }

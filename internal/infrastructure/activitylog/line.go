@@ -32,6 +32,8 @@ type Line struct {
 	ToolVariant string       `json:"tool_variant,omitempty"`
 	TraceID     string       `json:"trace_id,omitempty"`
 	Sandbox     *LineSandbox `json:"sandbox,omitempty"`
+	// Content summarises the result's non-text blocks: type, MIME type, URI, size.
+	Content []tool.ContentSummary `json:"content,omitempty"`
 }
 
 // LineSandbox is the wire form of how a call was confined (Bash only).
@@ -64,7 +66,7 @@ func LineOf(r activity.Record) Line {
 			DataSensitivity: r.Intent.DataSensitivity, Reason: r.Intent.Reason,
 			Decision: r.Intent.Decision, Warning: r.Intent.Warning,
 		},
-		TraceID: r.TraceID,
+		TraceID: r.TraceID, Content: r.Content,
 	}
 	if sb := r.Sandbox; sb != nil {
 		l.Sandbox = &LineSandbox{Enforced: sb.Enforced, LandlockABI: sb.ABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
@@ -105,7 +107,7 @@ func (l Line) Record() activity.Record {
 			DataSensitivity: l.Intent.DataSensitivity, Reason: l.Intent.Reason,
 			Decision: l.Intent.Decision, Warning: l.Intent.Warning,
 		},
-		TraceID: l.TraceID,
+		TraceID: l.TraceID, Content: l.Content,
 	}
 	if sb := l.Sandbox; sb != nil {
 		r.Sandbox = &tool.Confinement{Enforced: sb.Enforced, ABI: sb.LandlockABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}

@@ -3,6 +3,7 @@ package activitylog
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,25 @@ func TestLinesPrintAsTheFile(t *testing.T) {
 	one := fullLine[:len(fullLine)-1]
 	if want := "[" + one + "," + one + "]"; string(b) != want {
 		t.Fatalf("LinesOf = %s\nwant %s", b, want)
+	}
+}
+
+// The summary of a result's non-text blocks survives the file, and a text-only record writes
+// no content key.
+func TestContentSummaryRoundTrip(t *testing.T) {
+	r := activity.Record{ID: "c1", Tool: "everything_get-tiny-image", Content: []tool.ContentSummary{{Type: "image", MIMEType: "image/png", Bytes: 68}, {Type: "resource", URI: "mem://x", Bytes: 5}}}
+	line, err := Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(line), `"content":[{"type":"image","mime_type":"image/png","bytes":68},{"type":"resource","uri":"mem://x","bytes":5}]`) {
+		t.Errorf("line = %s", line)
+	}
+	back, err := Decode(line[:len(line)-1])
+	if err != nil || !reflect.DeepEqual(back.Content, r.Content) {
+		t.Errorf("decoded = %+v, %v", back.Content, err)
+	}
+	if line, _ = Encode(activity.Record{ID: "c2"}); strings.Contains(string(line), `"content"`) {
+		t.Errorf("text-only line = %s", line)
 	}
 }

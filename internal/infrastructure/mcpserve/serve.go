@@ -142,10 +142,11 @@ func handler(exposure *routing.Exposure, name string, parent trace.SpanContext) 
 		if parent.IsValid() && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
 		}
-		res := exposure.CallTool(ctx, name, args)
-		out := &mcpserver.Result{IsError: res.IsError, Content: make([]mcpserver.Content, 0, len(res.Content))}
+		res := exposure.CallTool(withProgress(ctx), name, args)
+		out := &mcpserver.Result{IsError: res.IsError, Content: make([]mcpserver.Content, 0, len(res.Content)),
+			StructuredContent: res.Structured, Meta: res.Meta}
 		for _, c := range res.Content {
-			out.Content = append(out.Content, mcpserver.Content{Type: c.Type, Text: c.Text})
+			out.Content = append(out.Content, mcpserver.Content{Type: c.Type, Text: c.Text, Raw: c.Raw})
 		}
 		return out, nil
 	}

@@ -2,6 +2,7 @@ package plugins
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 
@@ -62,24 +63,68 @@ func annotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotation
 	return a, from
 }
 
-// fromCallResult turns an MCP tool result into awf's: text blocks as they are, every other
-// block (image, audio, resource link, embedded resource) and structuredContent as a text block
-// holding its JSON, so nothing the server said is lost on the way to the agent.
+// fromCallResult turns an MCP tool result into awf's without losing anything: a plain text
+// block stays text; every other block (image, audio, resource link, embedded resource, and
+// text carrying annotations or _meta) keeps its MCP JSON in Raw, with a payload-free summary
+// as its Text; structuredContent and _meta are kept as JSON. An MCP client of mcp-serve gets
+// them all back as the server sent them (pkg/mcpserver), except the protocol's own _meta keys
+// (ownMeta); the model API path reads ModelText.
 func fromCallResult(r *mcp.CallToolResult) tool.Result {
-	out := tool.Result{IsError: r.IsError}
+	out := tool.Result{IsError: r.IsError, Content: make([]tool.Content, 0, len(r.Content))}
 	for _, c := range r.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
+		if t, ok := c.(*mcp.TextContent); ok && t.Meta == nil && t.Annotations == nil {
 			out.Content = append(out.Content, tool.Content{Type: "text", Text: t.Text})
 			continue
 		}
-		b, _ := json.Marshal(c)
-		out.Content = append(out.Content, tool.Content{Type: "text", Text: string(b)})
+		raw, err := json.Marshal(c)
+		if err != nil {
+			out.Content = append(out.Content, tool.Content{Type: "text", Text: fmt.Sprintf("[a content block awf could not encode: %v]", err)})
+			continue
+		}
+		block := tool.Content{Type: contentType(raw), Raw: raw}
+		if t, ok := c.(*mcp.TextContent); ok {
+			block.Text = t.Text
+		} else {
+			block.Text = tool.SummaryText(block.Summary())
+		}
+		out.Content = append(out.Content, block)
 	}
-	if r.StructuredContent != nil && len(r.Content) == 0 {
-		b, _ := json.Marshal(r.StructuredContent)
-		out.Content = append(out.Content, tool.Content{Type: "text", Text: string(b)})
+	if r.StructuredContent != nil {
+		out.Structured, _ = json.Marshal(r.StructuredContent)
+	}
+	if meta := ownMeta(r.Meta); meta != nil {
+		out.Meta, _ = json.Marshal(meta)
 	}
 	return out
+}
+
+// reservedMeta prefixes the _meta keys the protocol reserves for the hop itself (the answering
+// server's serverInfo under the 2026-07-28 protocol): they describe the bridged server to awf,
+// not the result to the agent, whose peer is awf, so they stay behind.
+const reservedMeta = "io.modelcontextprotocol/"
+
+// ownMeta is the result's _meta without the reserved keys; nil when nothing else is left.
+func ownMeta(m mcp.Meta) mcp.Meta {
+	var out mcp.Meta
+	for k, v := range m {
+		if strings.HasPrefix(k, reservedMeta) {
+			continue
+		}
+		if out == nil {
+			out = mcp.Meta{}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// contentType reads the "type" of a marshalled block.
+func contentType(raw []byte) string {
+	var w struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &w)
+	return w.Type
 }
 
 // expandPairs expands ${VAR} in the values of Name=Value pairs from environ; an unset variable

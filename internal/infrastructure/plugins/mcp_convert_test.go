@@ -1,6 +1,7 @@
 package plugins
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -42,14 +43,60 @@ func TestEffectiveAnnotations(t *testing.T) {
 
 func TestFromCallResult(t *testing.T) {
 	r := fromCallResult(&mcp.CallToolResult{IsError: true, Content: []mcp.Content{
-		&mcp.TextContent{Text: "a"}, &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1}},
+		&mcp.TextContent{Text: "a"}, &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1, 2, 3, 4}},
 	}})
-	if !r.IsError || len(r.Content) != 2 || r.Content[0].Text != "a" || !strings.Contains(r.Content[1].Text, `"mimeType":"image/png"`) {
-		t.Errorf("result = %+v", r)
+	if !r.IsError || len(r.Content) != 2 || r.Content[0].Text != "a" || r.Content[0].Raw != nil {
+		t.Fatalf("result = %+v", r)
 	}
-	r = fromCallResult(&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}})
-	if r.JoinedText() != `{"n":1}` {
+	if got := r.Content[1]; got.Type != "image" || got.Text != "[image image/png, 4 bytes]" || string(got.Raw) != `{"type":"image","mimeType":"image/png","data":"AQIDBA=="}` {
+		t.Errorf("image block = %+v (raw %s)", got, got.Raw)
+	}
+	if r.JoinedText() != "a\n[image image/png, 4 bytes]" {
+		t.Errorf("joined text carries the payload: %q", r.JoinedText())
+	}
+	r = fromCallResult(&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}, Meta: mcp.Meta{"k": "v"}})
+	if string(r.Structured) != `{"n":1}` || string(r.Meta) != `{"k":"v"}` || len(r.Content) != 0 || r.ModelText() != `{"n":1}` {
 		t.Errorf("structured = %+v", r)
+	}
+	r = fromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "up"}, "k": 1}})
+	if string(r.Meta) != `{"k":1}` {
+		t.Errorf("meta with the protocol's own key = %s", r.Meta)
+	}
+	if r = fromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": 1}}); r.Meta != nil {
+		t.Errorf("meta of only the protocol's keys = %s", r.Meta)
+	}
+	if r = fromCallResult(&mcp.CallToolResult{}); r.Structured != nil || r.Meta != nil || r.Content == nil {
+		t.Errorf("empty result = %+v", r)
+	}
+}
+
+func TestFromCallResultEachBlock(t *testing.T) {
+	size := int64(9)
+	for _, c := range []struct {
+		block    mcp.Content
+		typ      string
+		text     string
+		wantsRaw bool
+	}{
+		{&mcp.TextContent{Text: "plain"}, "text", "plain", false},
+		{&mcp.TextContent{Text: "noted", Annotations: &mcp.Annotations{Priority: 1}}, "text", "noted", true},
+		{&mcp.TextContent{Text: "meta", Meta: mcp.Meta{"m": 1}}, "text", "meta", true},
+		{&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF1")}, "audio", "[audio audio/wav, 5 bytes]", true},
+		{&mcp.ResourceLink{URI: "file:///a.txt", Name: "a", MIMEType: "text/plain", Size: &size}, "resource_link", "[resource_link file:///a.txt text/plain, 9 bytes]", true},
+		{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "mem://x", MIMEType: "text/plain", Text: "hello"}}, "resource", "[resource mem://x text/plain, 5 bytes]", true},
+		{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "mem://b", Blob: []byte{0, 1, 2}}}, "resource", "[resource mem://b, 3 bytes]", true},
+	} {
+		t.Run(c.typ+"/"+c.text, func(t *testing.T) {
+			r := fromCallResult(&mcp.CallToolResult{Content: []mcp.Content{c.block}})
+			got := r.Content[0]
+			want, _ := json.Marshal(c.block)
+			if got.Type != c.typ || got.Text != c.text || (got.Raw != nil) != c.wantsRaw {
+				t.Fatalf("block = %+v", got)
+			}
+			if c.wantsRaw && string(got.Raw) != string(want) {
+				t.Errorf("raw = %s, want %s", got.Raw, want)
+			}
+		})
 	}
 }
 

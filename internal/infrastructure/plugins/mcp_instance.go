@@ -41,6 +41,7 @@ type mcpInstance struct {
 	changed  atomic.Bool        // the server announced notifications/tools/list_changed
 	closed   bool
 	failures int
+	progress progressRoutes // calls waiting for the server's notifications/progress
 }
 
 func newMCPInstance(h *Host, spec Spec) *mcpInstance {
@@ -93,8 +94,9 @@ func (m *mcpInstance) startLocked(parent context.Context) error {
 			m.log.Warn("MCP server announced a changed tool list")
 			m.changed.Store(true)
 		},
-		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) {
-			m.log.Info("MCP server log", zap.String("level", string(r.Params.Level)), zap.Any("data", r.Params.Data))
+		LoggingMessageHandler: func(_ context.Context, r *mcp.LoggingMessageRequest) { m.serverLog(r.Params) },
+		ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+			m.progress.deliver(r.Params)
 		},
 	})
 	m.cmd = cmd // set before Connect, so a failed start still kills the server's group
@@ -162,7 +164,7 @@ func (m *mcpInstance) transport(env []string, tail *tailBuffer) (mcp.Transport, 
 	if err := m.h.isolateNetwork(cmd); err != nil {
 		return nil, nil, err
 	}
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, nil
+	return &stdioTransport{cmd: cmd, log: m.log, terminate: 2 * time.Second, progress: &m.progress}, cmd, nil
 }
 
 // askForLogs has a server that can send log notifications send them from level info up; they
@@ -208,19 +210,9 @@ func (m *mcpInstance) execute(ctx context.Context, name string, args json.RawMes
 	}
 	sess := m.sess
 	m.mu.Unlock()
-	var arguments any = map[string]any{}
-	if len(args) > 0 {
-		arguments = args
-	}
-	cctx, cancel := context.WithTimeout(ctx, m.spec.MCP.CallTimeout)
-	defer cancel()
-	res, err := sess.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: arguments})
+	res, err := m.call(ctx, sess, name, args)
 	if err != nil {
-		if ctx.Err() == nil {
-			m.drop(sess)
-		}
-		return tool.Result{}, fault.Wrap(err, fault.ExecutionPluginCallFailed, "MCP plugin %q: calling %s failed: %v", m.spec.Name, name, err).
-			WithHint("the server stopped answering or crashed; the next call restarts it, and its stderr is in awf's log")
+		return tool.Result{}, err
 	}
 	m.mu.Lock()
 	m.failures = 0 // the server works: a later crash starts a new count

@@ -158,13 +158,15 @@ func (l *loop) keepAssistant(t Turn) message {
 }
 
 // callTool runs one tool call through the session and turns its result into the text the model
-// reads. Errors and refusals are prefixed "ERROR: " so the model can tell them from output.
+// reads. Errors and refusals are prefixed "ERROR: " so the model can tell them from output. A
+// bridged MCP server's non-text blocks and structuredContent reach the model as their MCP JSON
+// (tool.Result.ModelText): a chat-completions tool message holds text only.
 func (l *loop) callTool(ctx context.Context, c ToolCall) string {
 	if l.req.Tools == nil {
 		return "ERROR: no tools are available in this step; answer without calling tools."
 	}
 	r := l.req.Tools.CallTool(ctx, c.Function.Name, json.RawMessage(c.Function.Arguments))
-	text := r.JoinedText()
+	text := r.ModelText()
 	if r.IsError {
 		if text == "" {
 			text = "the tool failed without a message"

@@ -257,11 +257,21 @@ func TestMCPOverStreamableHTTP(t *testing.T) {
 	h := mcpHost(t, fmt.Sprintf("plugins:\n  remote: {type: mcp, url: \"http://%s/mcp\", headers: {Authorization: \"Bearer ${REMOTE_TOKEN}\"}}\n", strings.TrimSpace(addr)))
 	p := New(h, "remote", []string{"*"})
 	defs, err := p.ListTools(context.Background())
-	if err != nil || len(defs) != 7 {
+	if err != nil || len(defs) != 13 {
 		t.Fatalf("tools = %v, %v", defs, err)
 	}
 	res, err := p.CallTool(context.Background(), "remote_echo", json.RawMessage(`{"text":"http"}`))
 	if err != nil || res.JoinedText() != "echo: http" {
 		t.Errorf("call = %+v, %v", res, err)
+	}
+	// Rich content and progress over Streamable HTTP too.
+	res, err = p.CallTool(context.Background(), "remote_content", json.RawMessage(`{}`))
+	if err != nil || len(res.Content) != 7 || res.Content[2].Type != "image" || !strings.Contains(string(res.Content[2].Raw), `"data":"iVBORw0KGgoA/`) || res.Structured == nil {
+		t.Errorf("content over HTTP = %+v, %v", res, err)
+	}
+	var steps []tool.Progress
+	ctx := tool.WithProgress(context.Background(), func(pr tool.Progress) { steps = append(steps, pr) })
+	if _, err = p.CallTool(ctx, "remote_slow", json.RawMessage(`{"steps":2}`)); err != nil || len(steps) != 2 {
+		t.Errorf("progress over HTTP = %+v, %v", steps, err)
 	}
 }

@@ -26,7 +26,7 @@ func TestMCPCrashRestartAndCrashLoop(t *testing.T) {
 	}
 	start := time.Now()
 	_, err := p.CallTool(ctx, "fix_crash", json.RawMessage(`{}`))
-	if err == nil || !strings.Contains(err.Error(), `"fix"`) || time.Since(start) > 10*time.Second {
+	if err == nil || !strings.Contains(err.Error(), `"fix"`) || fault.CodeOf(err) != fault.ExecutionPluginCrashed || time.Since(start) > 10*time.Second {
 		t.Fatalf("crash mid-call: %v after %s", err, time.Since(start))
 	}
 	if res, err := p.CallTool(ctx, "fix_echo", json.RawMessage(`{"text":"again"}`)); err != nil || res.JoinedText() != "echo: again" {

@@ -42,6 +42,7 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 		inputs []string
 		format string
 		dryRun bool
+		report bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run <name|path> [--input name=value ...]",
@@ -56,11 +57,17 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 			if err := checkFormat(format, "text", "json"); err != nil {
 				return err
 			}
-			return runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs, DryRun: dryRun}, &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()})
+			view := &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
+			err := runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs, DryRun: dryRun}, view)
+			if report && view.runID != "" {
+				reportAfterRun(cmd, g, view.runID)
+			}
+			return err
 		},
 	}
 	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run) or json (a run summary)")
+	cmd.Flags().BoolVar(&report, "report", false, "write the run's HTML report (.awf/runs/<id>/report.html) when it ends, whatever its status")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the plan (each state, commands as the shell would get them) and run nothing")
 	return cmd
 }

@@ -15,6 +15,8 @@ import (
 type runView struct {
 	format      string
 	out, errOut io.Writer
+	// runID is the run's id once it started ("" when it never did: invalid workflow or inputs).
+	runID string
 }
 
 func (v *runView) Warnings(ds fault.Diagnostics) {
@@ -32,6 +34,7 @@ func (v *runView) InputProblems(ds fault.Diagnostics) {
 }
 
 func (v *runView) Started(workflow, runID string) run.Observer {
+	v.runID = runID
 	if v.format != "text" {
 		return run.NopObserver{}
 	}

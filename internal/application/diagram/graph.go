@@ -59,6 +59,8 @@ type Edge struct {
 	From, To string // node IDs
 	Kind     EdgeKind
 	Label    string
+	// Taken marks a transition a run went through (awf report highlights the run's path).
+	Taken bool
 }
 
 // Cluster groups the branches of a parallel state or the body of a loop; Clusters nest when a

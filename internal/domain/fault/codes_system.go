@@ -54,4 +54,8 @@ const (
 	SystemDiagramRender = "SYSTEM.DIAGRAM.RENDER"
 	// SystemDiagramWrite: the file given with -o could not be written.
 	SystemDiagramWrite = "SYSTEM.DIAGRAM.WRITE"
+
+	// SYSTEM.REPORT
+	// SystemReportWrite: the HTML report of a run could not be written.
+	SystemReportWrite = "SYSTEM.REPORT.WRITE"
 )

@@ -54,7 +54,11 @@ func DOT(g *app.Graph) string {
 		fmt.Fprintf(&b, "  __start -> %s;\n", g.StartID)
 	}
 	for _, e := range g.Edges {
-		fmt.Fprintf(&b, "  %s -> %s [label=%s, %s];\n", e.From, e.To, dotQuote(e.Label), dotEdgeStyle[e.Kind])
+		taken := ""
+		if e.Taken {
+			taken = `, penwidth=3`
+		}
+		fmt.Fprintf(&b, "  %s -> %s [label=%s, %s%s];\n", e.From, e.To, dotQuote(e.Label), dotEdgeStyle[e.Kind], taken)
 	}
 	b.WriteString("}\n")
 	return b.String()

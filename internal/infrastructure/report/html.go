@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	apprep "github.com/awf-dev/awf/internal/application/report"
 	appdiagram "github.com/awf-dev/awf/internal/application/diagram"
+	apprep "github.com/awf-dev/awf/internal/application/report"
 	"github.com/awf-dev/awf/internal/infrastructure/diagram"
 )
 

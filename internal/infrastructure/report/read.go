@@ -133,4 +133,3 @@ func logLine(b []byte) (apprep.LogLine, bool) {
 		PromptTokens: f.PromptTokens, CompletionTokens: f.CompletionTokens, CostUSD: f.CostUSD,
 	}, true
 }
-

@@ -59,12 +59,6 @@ func (c confiner) lstat(path string) (fs.FileInfo, error) {
 	return fi, c.escaped(err, path)
 }
 
-// open opens a directory or file for reading inside the root.
-func (c confiner) open(path string) (*os.File, error) {
-	f, err := c.fs.Open(c.rel(path))
-	return f, c.escaped(err, path)
-}
-
 // openRegular opens path for reading only if it is a regular file inside the root. Stat comes
 // first so that a FIFO, device or socket is refused without ever being opened (DESIGN §10: a
 // FIFO read hung forever); O_NONBLOCK covers the race where the path is swapped for a FIFO

@@ -34,6 +34,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/runstore"
 	"github.com/awf-dev/awf/internal/infrastructure/shell"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
+	"github.com/awf-dev/awf/internal/infrastructure/turns"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
 
@@ -108,6 +109,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Tracer:           otel.Tracer("awf"),
 		Commands:         shell.Runner{},
 		Prompts:          promptfile.Reader{},
+		Turns:            &turns.Lines{In: os.Stdin, Out: errOut},
 		Paths:            pathprobe.Probe{},
 		Scripts:          promptfile.Files{Noun: "script file", Code: fault.UserWorkflowScriptFile},
 		ReadFiles:        promptfile.Files{Noun: "file", Code: fault.UserTemplateReadFile},

@@ -98,8 +98,9 @@ states:
 	}
 }
 
-// TestValidateConversationFailsLoudly: a conversation step is refused by validate and by run.
-func TestValidateConversationFailsLoudly(t *testing.T) {
+// TestValidateConversation: conversation steps validate; continue_from a step that keeps no
+// session is refused with its position, by validate and by run, before any agent runs.
+func TestValidateConversation(t *testing.T) {
 	wf := `name: chat
 states:
   initial: ask
@@ -107,19 +108,29 @@ states:
     type: agent
     provider: claude
     prompt: hi
-    mode: conversation
+    on_success: again
+  again:
+    type: agent
+    provider: claude
+    prompt: and?
+    conversation:
+      continue_from: ask
     on_success: done
   done:
     type: terminal
 `
-	dir := project(t, map[string]string{"chat.yaml": wf})
+	ok := strings.Replace(wf, "    prompt: hi\n", "    prompt: hi\n    mode: conversation\n", 1)
+	dir := project(t, map[string]string{"chat.yaml": wf, "ok.yaml": strings.Replace(ok, "name: chat", "name: ok", 1)})
 	env := []string{"HOME=" + t.TempDir(), "TMPDIR=" + t.TempDir()}
 	for _, args := range [][]string{{"validate", "chat"}, {"run", "chat"}} {
 		r := awf(t, dir, env, args...)
 		all := r.stdout + r.stderr
-		if r.code != 1 || !strings.Contains(all, "chat.yaml:8:11") || !strings.Contains(all, "conversation steps are not supported yet; see issue 14") || !strings.Contains(all, "USER.WORKFLOW.UNSUPPORTED") {
+		if r.code != 1 || !strings.Contains(all, "chat.yaml:14:22") || !strings.Contains(all, `names "ask", which keeps no session`) || !strings.Contains(all, "USER.CONVERSATION.NO_SESSION") {
 			t.Errorf("awf %v: exit %d\n%s", args, r.code, all)
 		}
+	}
+	if r := awf(t, dir, env, "validate", "ok"); r.code != 0 {
+		t.Errorf("a conversation step that keeps its session is refused: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
 

@@ -20,6 +20,8 @@ type agentExecutor struct {
 	prompts ports.PromptSource
 	runID   string
 	paths   paths
+	// turns gives `mode: conversation` steps the user's next messages; nil runs one turn.
+	turns ports.TurnSource
 }
 
 // Execute renders the prompt (from prompt_file when set), prepares the proxy, and runs the
@@ -43,8 +45,9 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 	if err := templatedRootOutside(st, spec.Dir, dir, x.paths.root); err != nil {
 		return Outcome{Status: StepFailure, ExitCode: -1, Error: err.Error()}, nil
 	}
-	if spec.Mode == workflow.ModeConversation || spec.Conversation != nil {
-		return Outcome{}, Stop(fault.New(fault.UserWorkflowUnsupported, "state %q: %s", st.Name, workflow.ConversationUnsupported))
+	resume, err := continued(st, spec, scope)
+	if err != nil {
+		return Outcome{}, Stop(err)
 	}
 	opts, system, err := withSystemPrompt(st, spec, scope)
 	if err != nil {
@@ -52,7 +55,7 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 	}
 	req := ports.AgentRequest{
 		RunID: x.runID, Step: scope.label(st.Name), Provider: spec.Provider, Prompt: prompt, SystemPrompt: system,
-		Options: opts, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy,
+		Options: opts, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy, Session: resume,
 	}
 	var sess *stepproxy.Session
 	if spec.MCPProxy != nil && spec.MCPProxy.Enable {
@@ -68,8 +71,8 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 		}
 		req.Tools, req.Attach = sess.Tools, sess.Attach
 	}
-	res, err := provider.Run(ctx, req)
-	var out Outcome
+	res, session, err := x.converse(ctx, provider, req, st, spec)
+	out := Outcome{Session: session}
 	if sess != nil {
 		summary, ferr := sess.Finish(context.WithoutCancel(ctx), err)
 		out.Tools = summary

@@ -45,19 +45,6 @@ func TestAgentSystemPromptAndOutputFormat(t *testing.T) {
 	}
 }
 
-func TestConversationStepRefusedAtRun(t *testing.T) {
-	for _, spec := range []*workflow.AgentSpec{{Mode: workflow.ModeConversation}, {Conversation: &workflow.Conversation{}}} {
-		st := agentState("p")
-		a := st.Spec.(*workflow.AgentSpec)
-		a.Mode, a.Conversation = spec.Mode, spec.Conversation
-		ag := &fakeAgent{}
-		_, err := newRun(t, Options{Agents: map[string]ports.AgentProvider{"claude": ag}}).Run(context.Background(), flow(st), one)
-		if fault.CodeOf(err) != fault.UserWorkflowUnsupported || ag.calls != 0 {
-			t.Errorf("err %v, calls %d", err, ag.calls)
-		}
-	}
-}
-
 func TestStripFence(t *testing.T) {
 	for in, want := range map[string]string{
 		"```":               "```",

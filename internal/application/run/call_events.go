@@ -74,5 +74,5 @@ func (r *callRecorder) scope(base Scope) Scope {
 
 // stateDataOf is what `.states.<name>` holds after a step with result sr.
 func stateDataOf(sr StepResult) StateData {
-	return StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status), JSON: sr.JSON, Response: sr.Response}
+	return StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status), JSON: sr.JSON, Response: sr.Response, Session: sr.Session}
 }

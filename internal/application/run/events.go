@@ -1,6 +1,10 @@
 package run
 
-import "time"
+import (
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
+)
 
 // StepStatus is how a step ended.
 type StepStatus string
@@ -38,6 +42,8 @@ type StepResult struct {
 	Attempts int `json:"attempts,omitempty"`
 	// JSON is the parsed answer of an agent step with output_format: json.
 	JSON any `json:"-"`
+	// Session is the conversation of an agent step that tracks one.
+	Session *ports.AgentSession `json:"conversation,omitempty"`
 	// Within is the loop iteration or parallel state the step ran in ("files[2]", "checks"),
 	// "" for a step of the main flow.
 	Within string `json:"within,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -35,6 +36,9 @@ type Outcome struct {
 	// Response is the step's structured result (an operation's outputs, a sub-workflow's mapped
 	// outputs), read as states.<name>.Response.<key>.
 	Response map[string]any
+	// Session is the conversation of an agent step that tracks one (conversation: or mode:
+	// conversation), which a later step can continue.
+	Session *ports.AgentSession
 	// End is set by the executors of states that end the run (terminal states).
 	End *End
 	// Next, when set, is where the run goes, whatever the state's transitions say: a loop left

@@ -34,6 +34,8 @@ type Options struct {
 	Agents map[string]ports.AgentProvider
 	// Prompts reads the prompt_file of agent steps.
 	Prompts ports.PromptSource
+	// Turns gives `mode: conversation` steps the user's next messages; nil runs one turn each.
+	Turns ports.TurnSource
 	// Paths answers inputs declared with file_exists; Run without it refuses such inputs.
 	Paths ports.PathProbe
 	// Scripts reads the script_file of command steps; Files the files templates name with
@@ -105,7 +107,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	p := paths{root: opts.Dir}
 	executors := map[workflow.StateType]Executor{
 		workflow.StateCommand:      commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
-		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p},
+		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p, turns: opts.Turns},
 		workflow.StateTerminal:     terminalExecutor{},
 		workflow.StateParallel:     flowExecutor{},
 		workflow.StateForEach:      flowExecutor{},

@@ -252,6 +252,7 @@ func (s *scheduler) timed(ctx context.Context, st *workflow.State, x Executor, s
 func (s *scheduler) attempt(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
 	out, err := x.Execute(ctx, st, scope)
 	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools, sr.JSON, sr.Response = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools, out.JSON, out.Response
+	sr.Session = out.Session
 	sr.jump, sr.after = out.Next, out.Scope
 	if err == nil {
 		return nil

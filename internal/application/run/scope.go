@@ -3,6 +3,8 @@ package run
 import (
 	"maps"
 	"sync"
+
+	"github.com/awf-dev/awf/internal/domain/ports"
 )
 
 // StateData is what `.states.<name>` exposes to later steps.
@@ -20,6 +22,8 @@ type StateData struct {
 	fields *lazyFields
 	// Response is the structured result of operation and call_workflow states; nil otherwise.
 	Response map[string]any
+	// Session is the conversation of an agent state that tracks one, for continue_from.
+	Session *ports.AgentSession
 }
 
 // Fields are a state's values under both spellings workflows use: the Go names of awf and the

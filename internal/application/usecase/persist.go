@@ -105,12 +105,12 @@ func recordStatus(s string) string {
 func stepOf(sr run.StepResult) runrecord.Step {
 	return runrecord.Step{Name: sr.Name, Type: sr.Type, Status: string(sr.Status), ExitCode: sr.ExitCode,
 		Output: sr.Output, Stderr: sr.Stderr, Error: sr.Error, Next: sr.Next, Attempts: sr.Attempts,
-		Within: sr.Within, JSON: sr.JSON, Response: sr.Response, DurationMS: sr.Duration.Milliseconds()}
+		Within: sr.Within, JSON: sr.JSON, Response: sr.Response, Conversation: sr.Session, DurationMS: sr.Duration.Milliseconds()}
 }
 
 // resultOf is the engine's view of a recorded step, for a resumed run's scope.
 func resultOf(s runrecord.Step) run.StepResult {
 	return run.StepResult{Name: s.Name, Type: s.Type, Status: run.StepStatus(s.Status), ExitCode: s.ExitCode,
 		Output: s.Output, Stderr: s.Stderr, Error: s.Error, Next: s.Next, Attempts: s.Attempts,
-		Within: s.Within, JSON: s.JSON, Response: s.Response, Duration: time.Duration(s.DurationMS) * time.Millisecond}
+		Within: s.Within, JSON: s.JSON, Response: s.Response, Session: s.Conversation, Duration: time.Duration(s.DurationMS) * time.Millisecond}
 }

@@ -45,6 +45,8 @@ type RunPorts struct {
 	Commands     ports.CommandRunner
 	// Prompts reads agent steps' prompt_file, bounded and cancellable.
 	Prompts ports.PromptSource
+	// Turns reads the user's messages for `mode: conversation` steps (awf's stdin).
+	Turns ports.TurnSource
 	// Paths checks inputs declared with file_exists.
 	Paths ports.PathProbe
 	// Scripts reads command steps' script_file; Files the files templates name with readFile.
@@ -220,6 +222,7 @@ func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Obse
 		Commands:    u.Commands,
 		Agents:      u.Agents(logger),
 		Prompts:     u.Prompts,
+		Turns:       u.Turns,
 		Scripts:     u.Scripts,
 		Files:       u.ReadFiles,
 		Host:        u.Host,

@@ -318,4 +318,9 @@ const (
 	// UserSandboxRemotePlugin: a step with mcp_proxy.sandbox.network: false exposes an MCP
 	// plugin reached over HTTP (url:), which a network namespace cannot cut off.
 	UserSandboxRemotePlugin = "USER.SANDBOX.REMOTE_PLUGIN"
+	// UserConversationNoSession: conversation.continue_from names a step that has not run yet in
+	// this run, or ran without leaving a session or any history to continue.
+	UserConversationNoSession = "USER.CONVERSATION.NO_SESSION"
+	// UserConversationUnsupported: the step's provider cannot continue a session in this awf.
+	UserConversationUnsupported = "USER.CONVERSATION.UNSUPPORTED"
 )

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
@@ -52,6 +53,9 @@ type AgentRequest struct {
 	Tools ToolSession
 	// Attach tells a CLI provider how to spawn `awf mcp-serve` for this step; nil without a proxy.
 	Attach *ProxyAttachment
+	// Session is the conversation this call continues (conversation.continue_from, or the
+	// previous turn of a `mode: conversation` step); nil starts a new one.
+	Session *AgentSession
 }
 
 // ProxyAttachment is what a CLI provider needs to make its CLI spawn the step's proxy.
@@ -69,6 +73,13 @@ type ProxyAttachment struct {
 	TempDir string
 }
 
+// AgentSession is a conversation an agent can continue (see runrecord.Session, where it is
+// defined so that a run's record can keep it).
+type AgentSession = runrecord.Session
+
+// SessionMessage is one text turn of a conversation.
+type SessionMessage = runrecord.Message
+
 // AgentResult is what an agent step produced: the final answer plus what the CLI reported.
 type AgentResult struct {
 	Output       string
@@ -76,6 +87,13 @@ type AgentResult struct {
 	OutputTokens int
 	CostUSD      float64
 	SessionID    string
+}
+
+// TurnSource gives a `mode: conversation` step its next user message: it shows the agent's
+// reply, then reads what the user answers. ok is false when the user ends the conversation (an
+// empty line, exit, quit, end of input) or ctx ends.
+type TurnSource interface {
+	NextTurn(ctx context.Context, step, reply string) (message string, ok bool)
 }
 
 // AgentProvider runs one agent step on one kind of agent (a CLI or an HTTP endpoint).

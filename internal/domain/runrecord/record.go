@@ -50,19 +50,22 @@ type Record struct {
 
 // Step is one finished state (or a sub-step of a loop or parallel state, with Within set).
 type Step struct {
-	Name       string         `json:"name"`
-	Type       string         `json:"type"`
-	Status     string         `json:"status"`
-	ExitCode   int            `json:"exit_code"`
-	Output     string         `json:"output,omitempty"`
-	Stderr     string         `json:"stderr,omitempty"`
-	Error      string         `json:"error,omitempty"`
-	Next       string         `json:"next,omitempty"`
-	Attempts   int            `json:"attempts,omitempty"`
-	Within     string         `json:"within,omitempty"`
-	JSON       any            `json:"json,omitempty"`
-	Response   map[string]any `json:"response,omitempty"`
-	DurationMS int64          `json:"duration_ms"`
+	Name     string         `json:"name"`
+	Type     string         `json:"type"`
+	Status   string         `json:"status"`
+	ExitCode int            `json:"exit_code"`
+	Output   string         `json:"output,omitempty"`
+	Stderr   string         `json:"stderr,omitempty"`
+	Error    string         `json:"error,omitempty"`
+	Next     string         `json:"next,omitempty"`
+	Attempts int            `json:"attempts,omitempty"`
+	Within   string         `json:"within,omitempty"`
+	JSON     any            `json:"json,omitempty"`
+	Response map[string]any `json:"response,omitempty"`
+	// Conversation is the session of an agent step that tracks one, so that a resumed run can
+	// still continue it (conversation.continue_from).
+	Conversation *Session `json:"conversation,omitempty"`
+	DurationMS   int64    `json:"duration_ms"`
 }
 
 // Hash is the hex sha256 of a workflow file's bytes, as SourceHash holds it.
@@ -108,4 +111,19 @@ func (r Record) Main() []Step {
 		}
 	}
 	return out
+}
+
+// Session is a conversation an agent can continue: a CLI keeps it in its own session store and
+// names it by ID; an HTTP endpoint keeps nothing, so its text turns travel in Messages.
+type Session struct {
+	ID       string    `json:"session_id,omitempty"`
+	Messages []Message `json:"messages,omitempty"`
+	// Turns counts the calls made in the conversation so far.
+	Turns int `json:"total_turns"`
+}
+
+// Message is one text turn of a conversation: Role is user or assistant.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
 }

@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -27,11 +28,13 @@ type Conversation struct {
 	ContinueFrom string
 }
 
-// ConversationUnsupported is the message of the error refusing a conversation step.
-const ConversationUnsupported = "conversation steps are not supported yet; see issue 14"
+// SessionProviders are the providers that can continue a session in this awf: the HTTP
+// provider by sending the kept turns again, claude by its own session store (--resume).
+var SessionProviders = []string{"openai_compatible", "claude"}
 
-// validateFormat checks output_format, mode and conversation. A conversation step is an error:
-// running it as a one-shot call would silently drop what the workflow asks for.
+// validateFormat checks output_format, mode and conversation. continue_from must name an agent
+// state that keeps its session; a provider that cannot continue one is warned about, since its
+// step fails when it has to.
 func (a *AgentSpec) validateFormat(v *validator, s *State) {
 	if written(s, "output_format") || a.OutputFormat != "" {
 		if !slices.Contains(outputFormats, a.OutputFormat) {
@@ -48,17 +51,26 @@ func (a *AgentSpec) validateFormat(v *validator, s *State) {
 			"mode of state %q is %q; it must be single or conversation", s.Name, a.Mode)
 	}
 	if a.Conversation != nil && a.Conversation.ContinueFrom != "" {
-		if t := v.w.States[a.Conversation.ContinueFrom]; t == nil || t.Type != StateAgent {
-			v.ds.Errorf(s.ValueAt("conversation.continue_from"), fault.UserWorkflowUnknownTarget, DidYouMean(a.Conversation.ContinueFrom, v.stateNames),
-				"conversation.continue_from of state %q names %q, which is not an agent state", s.Name, a.Conversation.ContinueFrom)
+		from := a.Conversation.ContinueFrom
+		t := v.w.States[from]
+		switch {
+		case t == nil || t.Type != StateAgent:
+			v.ds.Errorf(s.ValueAt("conversation.continue_from"), fault.UserWorkflowUnknownTarget, DidYouMean(from, v.stateNames),
+				"conversation.continue_from of state %q names %q, which is not an agent state", s.Name, from)
+		case !keepsSession(t):
+			v.ds.Errorf(s.ValueAt("conversation.continue_from"), fault.UserConversationNoSession, fmt.Sprintf("add `conversation: {}` to state %q so that it keeps its session", from),
+				"conversation.continue_from of state %q names %q, which keeps no session", s.Name, from)
 		}
 	}
-	switch {
-	case a.Mode == ModeConversation:
-		v.ds.Errorf(s.ValueAt("mode"), fault.UserWorkflowUnsupported, "run the step as a single call (remove `mode: conversation`), or wait for issue 14",
-			"state %q: %s", s.Name, ConversationUnsupported)
-	case a.Conversation != nil:
-		v.ds.Errorf(s.KeyAt("conversation"), fault.UserWorkflowUnsupported, "remove `conversation:` to run the step as a single call, or wait for issue 14",
-			"state %q: %s", s.Name, ConversationUnsupported)
+	continues := (a.Conversation != nil && a.Conversation.ContinueFrom != "") || a.Mode == ModeConversation
+	if continues && a.Provider != "" && !slices.Contains(SessionProviders, a.Provider) {
+		v.ds.Warnf(s.ValueAt("provider"), fault.UserConversationUnsupported, "use provider openai_compatible or claude for conversations, or pass the earlier answer in the prompt ({{.states.<step>.Output}})",
+			"state %q continues a conversation on provider %s, which this awf cannot resume a session of yet: the step fails when it has to", s.Name, a.Provider)
 	}
+}
+
+// keepsSession reports whether an agent state keeps a session another state can continue.
+func keepsSession(s *State) bool {
+	a, ok := s.Spec.(*AgentSpec)
+	return ok && (a.Conversation != nil || a.Mode == ModeConversation)
 }

@@ -104,22 +104,38 @@ func TestValidateStepKeys(t *testing.T) {
 		{"mode single", func(w *Workflow) { agentSpec(w).Mode = ModeSingle }, nil},
 		{"an unknown mode", func(w *Workflow) { agentSpec(w).Mode = "chat" },
 			[]diag{{"USER.WORKFLOW.INVALID_VALUE@9:3", `mode of state "ask" is "chat"; it must be single or conversation`, ""}}},
-		{"mode conversation fails loudly", func(w *Workflow) {
-			agentSpec(w).Mode = ModeConversation
-			wrote(w.States["ask"], "mode", p(10, 5), p(10, 11))
-		}, []diag{{"USER.WORKFLOW.UNSUPPORTED@10:11", "conversation steps are not supported yet; see issue 14", "remove `mode: conversation`"}}},
-		{"continue_from an agent state is only refused as a conversation", func(w *Workflow) {
+		{"mode conversation", func(w *Workflow) { agentSpec(w).Mode = ModeConversation }, nil},
+		{"continue_from an agent state that keeps its session", func(w *Workflow) {
 			agentSpec(w).Conversation = &Conversation{ContinueFrom: "ask"}
-		}, []diag{{"USER.WORKFLOW.UNSUPPORTED@9:3", "not supported yet", ""}}},
-		{"a conversation block fails loudly, and continue_from is checked", func(w *Workflow) {
+		}, nil},
+		{"continue_from an agent state that keeps no session", func(w *Workflow) {
+			agentSpec(w).Mode = ModeConversation
+			w.States["ask"].Agent().Conversation = nil
+			other := *w.States["ask"]
+			spec := *agentSpec(w)
+			spec.Mode, spec.Conversation = ModeSingle, &Conversation{ContinueFrom: "plain"}
+			other.Name, other.Spec = "recall", &spec
+			plain := *w.States["ask"]
+			pspec := *agentSpec(w)
+			pspec.Mode = ModeSingle
+			plain.Name, plain.Spec = "plain", &pspec
+			w.States["recall"], w.States["plain"] = &other, &plain
+			w.Order = append(w.Order, "recall", "plain")
+			wrote(&other, "conversation.continue_from", p(11, 7), p(11, 22))
+		}, []diag{
+			{"USER.WORKFLOW.UNREACHABLE_STATE@9:3", `state "recall" is never reached`, ""},
+			{"USER.WORKFLOW.UNREACHABLE_STATE@9:3", `state "plain" is never reached`, ""},
+			{"USER.CONVERSATION.NO_SESSION@11:22", `names "plain", which keeps no session`, "add `conversation: {}` to state \"plain\""},
+		}},
+		{"a conversation on a provider that cannot resume is warned about", func(w *Workflow) {
+			agentSpec(w).Mode, agentSpec(w).Provider = ModeConversation, "gemini"
+		}, []diag{{"USER.CONVERSATION.UNSUPPORTED@9:3", "cannot resume a session of yet", "openai_compatible or claude"}}},
+		{"continue_from a state that is not an agent", func(w *Workflow) {
 			agentSpec(w).Conversation = &Conversation{ContinueFrom: "build"}
 			s := w.States["ask"]
 			wrote(s, "conversation", p(10, 5), p(11, 7))
 			wrote(s, "conversation.continue_from", p(11, 7), p(11, 22))
-		}, []diag{
-			{"USER.WORKFLOW.UNSUPPORTED@10:5", "not supported yet; see issue 14", "remove `conversation:`"},
-			{"USER.WORKFLOW.UNKNOWN_TARGET@11:22", `names "build", which is not an agent state`, ""},
-		}},
+		}, []diag{{"USER.WORKFLOW.UNKNOWN_TARGET@11:22", `names "build", which is not an agent state`, ""}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,7 +25,7 @@ var quiet = map[string]string{
 //
 //	claude -p --output-format json [--model M] [--system-prompt S] [--append-system-prompt S]
 //	       [--mcp-config <dir>/mcp.json --strict-mcp-config [--tools ""]]
-//	       [--permission-mode X] [--allowedTools T…] [extra_args…] -- <prompt>
+//	       [--permission-mode X] [--allowedTools T…] [--resume <session>] [extra_args…] -- <prompt>
 //
 // The prompt goes last, after "--": --allowedTools, --tools and --mcp-config take any number of
 // values and would swallow a prompt written after them, and "--" also keeps a prompt that
@@ -88,6 +88,9 @@ func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli
 	if len(allowed) > 0 {
 		p.Args = append(p.Args, "--allowedTools")
 		p.Args = append(p.Args, allowed...)
+	}
+	if s := req.Session; s != nil && s.ID != "" {
+		p.Args = append(p.Args, "--resume", s.ID) // the session claude keeps under the step's HOME
 	}
 	p.Args = append(p.Args, v.Strings("extra_args")...)
 	p.Args = append(p.Args, "--", req.Prompt)

@@ -26,6 +26,9 @@ const defaultProviderID = "awf"
 // Every -c value is written as TOML: codex reads a value that fails to parse as a plain string,
 // so a path with a quote in it would otherwise change meaning silently.
 func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli.Plan, error) {
+	if err := cli.NoSessions(req, "codex"); err != nil {
+		return cli.Plan{}, err
+	}
 	p := cli.Plan{Args: []string{"exec", "--json", "--skip-git-repo-check"}, Forced: map[string]string{}}
 	a := req.Attach
 	if a != nil {

@@ -26,6 +26,9 @@ func needsDir(v options.Values) bool {
 // --policy) cannot swallow a following word and a prompt starting with "-" stays a value.
 // --skip-trust is needed headless whatever the mode: without it the CLI exits 55.
 func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
+	if err := cli.NoSessions(req, "gemini"); err != nil {
+		return cli.Plan{}, err
+	}
 	p := cli.Plan{Args: []string{"--output-format", "json", "--skip-trust"}, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model="+m)

@@ -111,6 +111,14 @@ func (l *loop) run(ctx context.Context) (ports.AgentResult, error) {
 	if l.s.SystemPrompt != "" {
 		l.msgs = append(l.msgs, message{Role: "system", Content: l.s.SystemPrompt})
 	}
+	if sess := l.req.Session; sess != nil { // an endpoint keeps nothing: the turns go again
+		for _, m := range sess.Messages {
+			if m.Role == "user" || m.Role == "assistant" {
+				l.msgs = append(l.msgs, message{Role: m.Role, Content: m.Content})
+				l.kept.charge(len(m.Content))
+			}
+		}
+	}
 	l.msgs = append(l.msgs, message{Role: "user", Content: l.req.Prompt})
 	l.kept.charge(len(l.s.SystemPrompt) + len(l.req.Prompt))
 	var tools []toolSpec

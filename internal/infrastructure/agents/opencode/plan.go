@@ -39,6 +39,9 @@ func needsDir(v options.Values) bool { return v.Has("system_prompt") }
 //	opencode run --format json [--model P/M] [--agent A] [extra_args…] -- <prompt>
 //	OPENCODE_CONFIG=<dir>/opencode.json [OPENCODE_PERMISSION=<the same permission set>]
 func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
+	if err := cli.NoSessions(req, "opencode"); err != nil {
+		return cli.Plan{}, err
+	}
 	p := cli.Plan{Args: []string{"run", "--format", "json"}, Defaults: quiet, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model", m)

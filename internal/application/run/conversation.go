@@ -1,0 +1,90 @@
+package run
+
+import (
+	"context"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
+)
+
+// maxSessionMessages bounds the text turns a session keeps (and state.json holds): the oldest
+// go first. A CLI keeps its own history by session id; an HTTP endpoint is sent these turns.
+const maxSessionMessages = 200
+
+// tracksSession reports whether an agent step keeps a conversation another step can continue:
+// it has a `conversation:` block (even `{}`, the reference's marker) or is `mode: conversation`.
+func tracksSession(spec *workflow.AgentSpec) bool {
+	return spec.Conversation != nil || spec.Mode == workflow.ModeConversation
+}
+
+// continued is the session the step continues: the one conversation.continue_from names, which
+// must have run before in this run and left a session id or history.
+func continued(st *workflow.State, spec *workflow.AgentSpec, scope Scope) (*ports.AgentSession, error) {
+	if spec.Conversation == nil || spec.Conversation.ContinueFrom == "" {
+		return nil, nil
+	}
+	from := spec.Conversation.ContinueFrom
+	d, ok := scope.State(from)
+	switch {
+	case !ok:
+		return nil, fault.New(fault.UserConversationNoSession, "continue_from: step %q of state %q has not run yet in this run", from, st.Name).
+			At(st.ValueAt("conversation.continue_from")).WithHint("continue a step that runs before this one")
+	case d.Session == nil || (d.Session.ID == "" && len(d.Session.Messages) == 0):
+		return nil, fault.New(fault.UserConversationNoSession, "continue_from: step %q has no session ID or conversation history to resume", from).
+			At(st.ValueAt("conversation.continue_from")).WithHint("give step %q a `conversation: {}` block so that it keeps its session", from)
+	}
+	s := *d.Session
+	s.Messages = append([]ports.SessionMessage(nil), d.Session.Messages...)
+	return &s, nil
+}
+
+// converse runs the step's turns: one call, and for `mode: conversation` more while the turn
+// source gives the user's next message. Each call continues the session the previous one left.
+// The returned session is nil for a step that does not track one.
+func (x agentExecutor) converse(ctx context.Context, provider ports.AgentProvider, req ports.AgentRequest, st *workflow.State, spec *workflow.AgentSpec) (ports.AgentResult, *ports.AgentSession, error) {
+	res, err := provider.Run(ctx, req)
+	if err != nil || !tracksSession(spec) {
+		return res, nil, err
+	}
+	sess := after(req, res)
+	for spec.Mode == workflow.ModeConversation && x.turns != nil {
+		msg, ok := x.turns.NextTurn(ctx, st.Name, res.Output)
+		if !ok {
+			break
+		}
+		req.Prompt, req.Session = msg, sess
+		next, err := provider.Run(ctx, req)
+		if err != nil {
+			return next, sess, err
+		}
+		res, sess = sumUsage(res, next), after(req, next)
+	}
+	return res, sess, nil
+}
+
+// after is the session once a call answered: the id the provider reported (or the one it
+// continued), the turns so far plus this prompt and answer, one more turn.
+func after(req ports.AgentRequest, res ports.AgentResult) *ports.AgentSession {
+	s := &ports.AgentSession{ID: res.SessionID, Turns: 1}
+	if prev := req.Session; prev != nil {
+		if s.ID == "" {
+			s.ID = prev.ID
+		}
+		s.Turns += prev.Turns
+		s.Messages = append(s.Messages, prev.Messages...)
+	}
+	s.Messages = append(s.Messages, ports.SessionMessage{Role: "user", Content: req.Prompt}, ports.SessionMessage{Role: "assistant", Content: res.Output})
+	if n := len(s.Messages); n > maxSessionMessages {
+		s.Messages = s.Messages[n-maxSessionMessages:]
+	}
+	return s
+}
+
+// sumUsage is the last answer with the tokens and cost of every turn.
+func sumUsage(total, next ports.AgentResult) ports.AgentResult {
+	next.InputTokens += total.InputTokens
+	next.OutputTokens += total.OutputTokens
+	next.CostUSD += total.CostUSD
+	return next
+}

@@ -1,0 +1,5 @@
+package turns
+
+import "io"
+
+func ioPipe() (*io.PipeReader, *io.PipeWriter) { return io.Pipe() }

@@ -61,7 +61,7 @@ func TestMCPServerAsPlugin(t *testing.T) {
 		{"override makes get-sum read-only", nil, append([]string{"call", "tool-read", "fix_get-sum", "--args", `{"a":2,"b":3}`}, step...), 0, "5"},
 		{"destructive tool refused under allow [read]", nil, append([]string{"call", "tool-destructive", "fix_delete_all", "--args", `{}`}, step...), 1, "not allowed"},
 		{"records name mcp:fix", nil, []string{"activity", "list", "--run", "cli"}, 0, "mcp:fix"},
-		{"lock", nil, []string{"plugins", "lock"}, 0, "pinned 7 tool(s)"},
+		{"lock", nil, []string{"plugins", "lock"}, 0, "pinned 13 tool(s)"},
 		{"lock --check, unchanged", nil, []string{"plugins", "lock", "--check"}, 0, "up to date"},
 		{"lock --check, drift", []string{"FLIP=1"}, []string{"plugins", "lock", "--check"}, 1, "tool echo: description changed"},
 		{"changed tool refused before the call", []string{"FLIP=1"}, append([]string{"call", "tool-read", "fix_echo", "--args", `{"text":"hi"}`}, step...), 1, "USER.MCP_PROXY.TOOL_CHANGED"},

@@ -39,7 +39,7 @@ The workflow is drawn when Graphviz's dot is installed (Debian package graphviz)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "Report: %s\n", path)
+			fmt.Fprintln(cmd.OutOrStdout(), path) // the path alone: `open "$(awf report ID)"`
 			return nil
 		},
 	}
@@ -98,12 +98,16 @@ func writeFileAtomic(path string, data []byte) (err error) {
 // reportAfterRun writes the report of a run that just ended (awf run --report) and says where;
 // a report that cannot be written is a warning, never a change of the run's exit code. With
 // --format json the path goes to stderr, so stdout stays one JSON document.
-func reportAfterRun(cmd *cobra.Command, g *globalFlags, id string) {
+func reportAfterRun(cmd *cobra.Command, g *globalFlags, id string, jsonOut bool) {
 	root, err := g.projectRoot()
 	if err == nil {
 		var path string
 		if path, err = writeReport(context.WithoutCancel(cmd.Context()), root, id, ""); err == nil {
-			fmt.Fprintf(cmd.ErrOrStderr(), "Report: %s\n", path)
+			w := cmd.OutOrStdout()
+			if jsonOut {
+				w = cmd.ErrOrStderr()
+			}
+			fmt.Fprintf(w, "Report: %s\n", path)
 			return
 		}
 	}

@@ -61,7 +61,7 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 			view := &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
 			err := runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs, DryRun: dryRun}, view)
 			if report && view.runID != "" {
-				reportAfterRun(cmd, g, view.runID)
+				reportAfterRun(cmd, g, view.runID, format == "json")
 			}
 			return err
 		},

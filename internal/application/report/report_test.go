@@ -12,13 +12,13 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
-var t0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
+var mt0 = time.Date(2026, 11, 24, 10, 0, 0, 0, time.UTC)
 
 // sample is a run of three steps: a command, an agent with three calls (one refused, one
 // failed), and a loop iteration with one call.
 func sample() Input {
 	rec := runrecord.Record{
-		Version: runrecord.Version, ID: "r1", Workflow: "w", Status: runrecord.Failed, Started: t0, Ended: t0.Add(10 * time.Second),
+		Version: runrecord.Version, ID: "r1", Workflow: "w", Status: runrecord.Failed, Started: mt0, Ended: mt0.Add(10 * time.Second),
 		Current: "failed", Error: "step agent: [EXECUTION.COMMAND.FAILED] boom",
 		Inputs: map[string]any{"api_token": "abcdefghijkl", "name": "x"},
 		Steps: []runrecord.Step{
@@ -28,7 +28,7 @@ func sample() Input {
 		},
 	}
 	call := func(sec float64, step, name string, out activity.Outcome, v tool.Variant) activity.Record {
-		return activity.Record{ID: name, Time: t0.Add(time.Duration(sec * float64(time.Second))), Step: step, Tool: name, Source: tool.BuiltinSource,
+		return activity.Record{ID: name, Time: mt0.Add(time.Duration(sec * float64(time.Second))), Step: step, Tool: name, Source: tool.BuiltinSource,
 			Outcome: out, Intent: tool.Intent{Variant: v, Decision: "allow"}, ToolVariant: v, DurationMS: 100}
 	}
 	return Input{
@@ -40,10 +40,10 @@ func sample() Input {
 			call(8.2, "body", "Grep", activity.OutcomeSuccess, tool.VariantRead),
 		},
 		Log: []LogLine{
-			{Time: t0.Add(1 * time.Second), Msg: MsgStepSucceeded, Step: "prep", Duration: time.Second},
-			{Time: t0.Add(3500 * time.Millisecond), Msg: MsgModelRequest, Step: "agent", PromptTokens: 100, CompletionTokens: 7, CostUSD: 0.5},
-			{Time: t0.Add(7 * time.Second), Msg: MsgStepFailed, Step: "agent", Duration: 6 * time.Second},
-			{Time: t0.Add(8500 * time.Millisecond), Msg: MsgStepSucceeded, Step: "body", Loop: "loop", LoopIndex: 0, Duration: 500 * time.Millisecond},
+			{Time: mt0.Add(1 * time.Second), Msg: MsgStepSucceeded, Step: "prep", Duration: time.Second},
+			{Time: mt0.Add(3500 * time.Millisecond), Msg: MsgModelRequest, Step: "agent", PromptTokens: 100, CompletionTokens: 7, CostUSD: 0.5},
+			{Time: mt0.Add(7 * time.Second), Msg: MsgStepFailed, Step: "agent", Duration: 6 * time.Second},
+			{Time: mt0.Add(8500 * time.Millisecond), Msg: MsgStepSucceeded, Step: "body", Loop: "loop", LoopIndex: 0, Duration: 500 * time.Millisecond},
 		},
 		Redactor: redact.New(nil),
 	}
@@ -128,7 +128,7 @@ func TestBuildHeaderMasksAndExplains(t *testing.T) {
 	}
 }
 
-func TestExitCode(t *testing.T) {
+func TestExitCodeOfStatuses(t *testing.T) {
 	for _, c := range []struct {
 		status, err string
 		code        int
@@ -154,7 +154,7 @@ func TestExitCode(t *testing.T) {
 
 func TestCallsOfAStepTheRecordLacksGetALane(t *testing.T) {
 	in := sample()
-	in.Calls = append(in.Calls, activity.Record{Time: t0.Add(9 * time.Second), Step: "stopped", Tool: "Read", Outcome: activity.OutcomeSuccess, DurationMS: 10})
+	in.Calls = append(in.Calls, activity.Record{Time: mt0.Add(9 * time.Second), Step: "stopped", Tool: "Read", Outcome: activity.OutcomeSuccess, DurationMS: 10})
 	v := Build(in)
 	last := v.Lanes[len(v.Lanes)-1]
 	if last.Name != "stopped" || last.Kind != LaneUnfinished || len(last.Marks) != 1 {

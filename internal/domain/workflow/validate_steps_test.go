@@ -129,7 +129,7 @@ func TestValidateStepKeys(t *testing.T) {
 		}},
 		{"a conversation on a provider that cannot resume is warned about", func(w *Workflow) {
 			agentSpec(w).Mode, agentSpec(w).Provider = ModeConversation, "gemini"
-		}, []diag{{"USER.CONVERSATION.UNSUPPORTED@9:3", "cannot resume a session of yet", "openai_compatible or claude"}}},
+		}, []diag{{"USER.CONVERSATION.UNSUPPORTED@9:3", "cannot resume a session of yet", "openai_compatible, claude or opencode"}}},
 		{"continue_from a state that is not an agent", func(w *Workflow) {
 			agentSpec(w).Conversation = &Conversation{ContinueFrom: "build"}
 			s := w.States["ask"]

@@ -57,15 +57,24 @@ func stateConversation(t *testing.T, p *project, runID string) (id string, turns
 
 // TestConversationContinueFrom: the recall step continues the seed's session, so the model sees
 // the seed's secret in the recall's request although the recall's prompt does not hold it:
-// claude through its own session store (--resume), openai_compatible by awf sending the kept
-// turns again.
+// claude and opencode through their own session stores (--resume, --session), openai_compatible
+// by awf sending the kept turns again.
 func TestConversationContinueFrom(t *testing.T) {
 	// openai_compatible needs no CLI, but the project helper sets one up: claude's is used.
-	for _, provider := range []string{"claude", "openai_compatible"} {
+	// gemini is left out: in headless mode it keeps no session to resume ("No previous sessions
+	// found for this project"), so awf refuses to continue one (USER.CONVERSATION.UNSUPPORTED).
+	for _, provider := range []string{"claude", "opencode", "openai_compatible"} {
 		t.Run(provider, func(t *testing.T) {
-			p := newProject(t, clis[0], func(*project) fakemodel.Script { return fakemodel.Script{FinalText: "stored"} }, "      enable: false")
+			c := clis[0]
+			for _, k := range clis {
+				if k.name == provider {
+					c = k
+				}
+			}
+			p := newProject(t, c, func(*project) fakemodel.Script { return fakemodel.Script{FinalText: "stored"} }, "      enable: false")
 			secret := "BANANA-" + p.marker
-			opts := "{}"
+			o, _ := json.Marshal(c.options(p.fake.URL))
+			opts := string(o)
 			if provider == "openai_compatible" {
 				opts = fmt.Sprintf(`{base_url: %q, model: fake-model, api_key_env: FAKEMODEL_API_KEY}`, p.fake.URL+"/v1")
 				p.env = append(p.env, "FAKEMODEL_API_KEY=sk-e2e")
@@ -91,7 +100,7 @@ func TestConversationContinueFrom(t *testing.T) {
 				t.Fatalf("%d recall requests, %d of them with the seed's secret: the session was not continued\n%s", recallReqs, withSecret, p.fake.Summary())
 			}
 			id, turns := stateConversation(t, p, sum.RunID)
-			if turns != 2 || (provider == "claude" && id == "") {
+			if turns != 2 || (provider != "openai_compatible" && id == "") {
 				t.Errorf("recall's session: id %q, %d turns", id, turns)
 			}
 		})

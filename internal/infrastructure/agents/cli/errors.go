@@ -81,5 +81,5 @@ func NoSessions(req ports.AgentRequest, name string) error {
 		return nil
 	}
 	return fault.New(fault.UserConversationUnsupported, "step %q continues session %s, but this awf cannot resume a %s session yet", req.Step, req.Session.ID, name).
-		WithHint("use provider claude or openai_compatible for conversations, or pass the earlier answer in the prompt")
+		WithHint("use provider claude, opencode or openai_compatible for conversations, or pass the earlier answer in the prompt")
 }

@@ -39,9 +39,6 @@ func needsDir(v options.Values) bool { return v.Has("system_prompt") }
 //	opencode run --format json [--model P/M] [--agent A] [extra_args…] -- <prompt>
 //	OPENCODE_CONFIG=<dir>/opencode.json [OPENCODE_PERMISSION=<the same permission set>]
 func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
-	if err := cli.NoSessions(req, "opencode"); err != nil {
-		return cli.Plan{}, err
-	}
 	p := cli.Plan{Args: []string{"run", "--format", "json"}, Defaults: quiet, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model", m)
@@ -93,6 +90,9 @@ func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (
 		file := filepath.Join(dir, "opencode.json")
 		p.Files = append(p.Files, cli.File{Path: file, Data: data})
 		p.Forced["OPENCODE_CONFIG"] = file
+	}
+	if s := req.Session; s != nil && s.ID != "" {
+		p.Args = append(p.Args, "--session", s.ID) // the session opencode keeps under the step's HOME
 	}
 	p.Args = append(p.Args, v.Strings("extra_args")...)
 	p.Args = append(p.Args, "--", req.Prompt)

@@ -175,6 +175,7 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		TraceID:     traceID,
 		Sandbox:     c.sandbox,
 		Content:     c.content,
+		Turn:        activity.TurnOf(ctx),
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
 	defer cancel()

@@ -10,6 +10,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // agentExecutor runs agent states on their provider, behind the step's MCP proxy when it asks
@@ -22,6 +23,8 @@ type agentExecutor struct {
 	paths   paths
 	// turns gives `mode: conversation` steps the user's next messages; nil runs one turn.
 	turns ports.TurnSource
+	// tracer makes a span of each turn of a conversation step.
+	tracer trace.Tracer
 }
 
 // Execute renders the prompt (from prompt_file when set), prepares the proxy, and runs the

@@ -3,9 +3,13 @@ package run
 import (
 	"context"
 
+	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // maxSessionMessages bounds the text turns a session keeps (and state.json holds): the oldest
@@ -43,8 +47,12 @@ func continued(st *workflow.State, spec *workflow.AgentSpec, scope Scope) (*port
 // source gives the user's next message. Each call continues the session the previous one left.
 // The returned session is nil for a step that does not track one.
 func (x agentExecutor) converse(ctx context.Context, provider ports.AgentProvider, req ports.AgentRequest, st *workflow.State, spec *workflow.AgentSpec) (ports.AgentResult, *ports.AgentSession, error) {
-	res, err := provider.Run(ctx, req)
-	if err != nil || !tracksSession(spec) {
+	if !tracksSession(spec) {
+		res, err := provider.Run(ctx, req)
+		return res, nil, err
+	}
+	res, err := x.turn(ctx, provider, req, 1)
+	if err != nil {
 		return res, nil, err
 	}
 	sess := after(req, res)
@@ -54,7 +62,7 @@ func (x agentExecutor) converse(ctx context.Context, provider ports.AgentProvide
 			break
 		}
 		req.Prompt, req.Session = msg, sess
-		next, err := provider.Run(ctx, req)
+		next, err := x.turn(ctx, provider, req, sess.Turns+1)
 		if err != nil {
 			return next, sess, err
 		}
@@ -87,4 +95,27 @@ func sumUsage(total, next ports.AgentResult) ports.AgentResult {
 	next.OutputTokens += total.OutputTokens
 	next.CostUSD += total.CostUSD
 	return next
+}
+
+// turn runs one call of a conversation as a span of its own, numbered n within the step (the
+// turns of a continued session go on counting), with n in the context so that every tool call
+// of the turn made through awf's in-process router records it.
+func (x agentExecutor) turn(ctx context.Context, provider ports.AgentProvider, req ports.AgentRequest, n int) (ports.AgentResult, error) {
+	ctx = activity.WithTurn(ctx, n)
+	if x.tracer != nil {
+		var span trace.Span
+		ctx, span = x.tracer.Start(ctx, "agent.turn", trace.WithAttributes(
+			attribute.String("awf.step", req.Step), attribute.Int("awf.turn", n)))
+		defer span.End()
+		res, err := provider.Run(ctx, req)
+		if err != nil {
+			span.RecordError(err)
+			span.SetStatus(codes.Error, "turn failed")
+		}
+		if res.SessionID != "" {
+			span.SetAttributes(attribute.String("awf.session_id", res.SessionID))
+		}
+		return res, err
+	}
+	return provider.Run(ctx, req)
 }

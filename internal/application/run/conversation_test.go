@@ -6,9 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // sessionAgent answers each call with the call's number and a session id, and keeps every
@@ -112,5 +115,61 @@ func TestSingleStepKeepsNoSessionAndSessionsAreBounded(t *testing.T) {
 	s := after(ports.AgentRequest{Prompt: "new", Session: long}, ports.AgentResult{Output: "out"})
 	if len(s.Messages) != maxSessionMessages || s.Messages[0].Content != "2" || s.Messages[len(s.Messages)-1].Content != "out" || s.Turns != 151 || s.ID != "x" {
 		t.Fatalf("bounded session: %d messages, first %q, turns %d", len(s.Messages), s.Messages[0].Content, s.Turns)
+	}
+}
+
+// turnCtxAgent notes the turn each call's context carries, as the in-process router reads it.
+type turnCtxAgent struct{ turns []int }
+
+func (a *turnCtxAgent) Name() string { return "claude" }
+func (a *turnCtxAgent) Run(ctx context.Context, req ports.AgentRequest) (ports.AgentResult, error) {
+	a.turns = append(a.turns, activity.TurnOf(ctx))
+	return ports.AgentResult{Output: "ok", SessionID: "s"}, nil
+}
+
+// Each turn of a conversation step is a span numbered within the step, and its calls carry the
+// turn for the activity records; a step without a conversation gets neither.
+func TestConversationTurnsAreSpansAndMarkTheirCalls(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	st := agentState("first")
+	st.Agent().Mode = workflow.ModeConversation
+	ag := &turnCtxAgent{}
+	_, err := newRun(t, Options{Agents: map[string]ports.AgentProvider{"claude": ag}, Tracer: tp.Tracer("t"),
+		Turns: &scriptedTurns{msgs: []string{"second"}}}).Run(context.Background(), flow(st), one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ag.turns) != "[1 2]" {
+		t.Fatalf("turns seen by the calls %v, want [1 2]", ag.turns)
+	}
+	var got []string
+	for _, s := range rec.Ended() {
+		if s.Name() != "agent.turn" {
+			continue
+		}
+		for _, a := range s.Attributes() {
+			if a.Key == "awf.turn" {
+				got = append(got, a.Value.Emit())
+			}
+		}
+	}
+	if strings.Join(got, ",") != "1,2" {
+		t.Fatalf("turn spans %v, want 1,2", got)
+	}
+
+	plain := &turnCtxAgent{}
+	rec2 := tracetest.NewSpanRecorder()
+	tp2 := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec2))
+	if _, err := newRun(t, Options{Agents: map[string]ports.AgentProvider{"claude": plain}, Tracer: tp2.Tracer("t")}).Run(context.Background(), flow(agentState("p")), one); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(plain.turns) != "[0]" {
+		t.Errorf("a plain step's call carries turn %v", plain.turns)
+	}
+	for _, s := range rec2.Ended() {
+		if s.Name() == "agent.turn" {
+			t.Error("a plain step made a turn span")
+		}
 	}
 }

@@ -107,7 +107,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	p := paths{root: opts.Dir}
 	executors := map[workflow.StateType]Executor{
 		workflow.StateCommand:      commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
-		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p, turns: opts.Turns},
+		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p, turns: opts.Turns, tracer: opts.Tracer},
 		workflow.StateTerminal:     terminalExecutor{},
 		workflow.StateParallel:     flowExecutor{},
 		workflow.StateForEach:      flowExecutor{},

@@ -46,6 +46,9 @@ type Record struct {
 	// Content describes the non-text blocks of the result (kind and size, never the bytes);
 	// nil for a text-only result.
 	Content []tool.ContentSummary
+	// Turn is the turn of a conversation step the call was made in (1 for the first), 0 for a
+	// step that keeps no conversation.
+	Turn int
 }
 
 // Effective is the variant a record is filed under: the stronger of the declared one and the

@@ -34,6 +34,8 @@ type Line struct {
 	Sandbox     *LineSandbox `json:"sandbox,omitempty"`
 	// Content summarises the result's non-text blocks: type, MIME type, URI, size.
 	Content []tool.ContentSummary `json:"content,omitempty"`
+	// Turn is the conversation turn of the call, absent outside conversation steps.
+	Turn int `json:"turn,omitempty"`
 }
 
 // LineSandbox is the wire form of how a call was confined (Bash only).
@@ -66,7 +68,7 @@ func LineOf(r activity.Record) Line {
 			DataSensitivity: r.Intent.DataSensitivity, Reason: r.Intent.Reason,
 			Decision: r.Intent.Decision, Warning: r.Intent.Warning,
 		},
-		TraceID: r.TraceID, Content: r.Content,
+		TraceID: r.TraceID, Content: r.Content, Turn: r.Turn,
 	}
 	if sb := r.Sandbox; sb != nil {
 		l.Sandbox = &LineSandbox{Enforced: sb.Enforced, LandlockABI: sb.ABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
@@ -107,7 +109,7 @@ func (l Line) Record() activity.Record {
 			DataSensitivity: l.Intent.DataSensitivity, Reason: l.Intent.Reason,
 			Decision: l.Intent.Decision, Warning: l.Intent.Warning,
 		},
-		TraceID: l.TraceID, Content: l.Content,
+		TraceID: l.TraceID, Content: l.Content, Turn: l.Turn,
 	}
 	if sb := l.Sandbox; sb != nil {
 		r.Sandbox = &tool.Confinement{Enforced: sb.Enforced, ABI: sb.LandlockABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}

@@ -1,6 +1,7 @@
 package activitylog
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -117,5 +118,22 @@ func TestContentSummaryRoundTrip(t *testing.T) {
 	}
 	if line, _ = Encode(activity.Record{ID: "c2"}); strings.Contains(string(line), `"content"`) {
 		t.Errorf("text-only line = %s", line)
+	}
+}
+
+// The turn of a conversation's call survives the file; outside a conversation it is absent.
+func TestTurnRoundTrip(t *testing.T) {
+	r := fullRecord()
+	r.Turn = 3
+	b, err := Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b[:len(b)-1])
+	if err != nil || got.Turn != 3 {
+		t.Fatalf("turn %d, err %v, line %s", got.Turn, err, b)
+	}
+	if b, _ := Encode(fullRecord()); bytes.Contains(b, []byte(`"turn"`)) {
+		t.Fatalf("a record outside a conversation writes a turn: %s", b)
 	}
 }

@@ -150,7 +150,7 @@ func TestConversationTurnsAreSpansAndMarkTheirCalls(t *testing.T) {
 		}
 		for _, a := range s.Attributes() {
 			if a.Key == "awf.turn" {
-				got = append(got, a.Value.Emit())
+				got = append(got, a.Value.String())
 			}
 		}
 	}

@@ -25,6 +25,8 @@ type agentExecutor struct {
 	turns ports.TurnSource
 	// tracer makes a span of each turn of a conversation step.
 	tracer trace.Tracer
+	// sessionDir is where CLI providers keep the private homes of sessions (Options.SessionDir).
+	sessionDir string
 }
 
 // Execute renders the prompt (from prompt_file when set), prepares the proxy, and runs the
@@ -59,6 +61,7 @@ func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Sc
 	req := ports.AgentRequest{
 		RunID: x.runID, Step: scope.label(st.Name), Provider: spec.Provider, Prompt: prompt, SystemPrompt: system,
 		Options: opts, Dir: dir, Timeout: st.Timeout, Proxy: spec.MCPProxy, Session: resume,
+		KeepSession: tracksSession(spec), SessionDir: x.sessionDir,
 	}
 	var sess *stepproxy.Session
 	if spec.MCPProxy != nil && spec.MCPProxy.Enable {

@@ -62,6 +62,10 @@ type Options struct {
 	Environ []string
 	// MaxSteps bounds how many steps one run may execute, so a retry loop that never exits ends.
 	MaxSteps int
+	// SessionDir is a private directory that lives as long as the run, where CLI providers keep
+	// the private homes of conversation steps' sessions; "" keeps none (such a CLI session then
+	// cannot be continued).
+	SessionDir string
 	// Proxy prepares the MCP proxy of agent steps with mcp_proxy.enable; nil runs such steps
 	// without one only if they do not ask for it.
 	Proxy *stepproxy.Service
@@ -107,7 +111,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	p := paths{root: opts.Dir}
 	executors := map[workflow.StateType]Executor{
 		workflow.StateCommand:      commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
-		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p, turns: opts.Turns, tracer: opts.Tracer},
+		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p, turns: opts.Turns, tracer: opts.Tracer, sessionDir: opts.SessionDir},
 		workflow.StateTerminal:     terminalExecutor{},
 		workflow.StateParallel:     flowExecutor{},
 		workflow.StateForEach:      flowExecutor{},

@@ -229,6 +229,7 @@ func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Obse
 		Expressions: u.Expressions,
 		Environ:     u.Env.Environ(),
 		Proxy:       proxySvc,
+		SessionDir:  filepath.Join(tmp, "sessions"),
 		Observer:    obs,
 		RunID:       runID,
 		Dir:         u.Root,

@@ -56,6 +56,14 @@ type AgentRequest struct {
 	// Session is the conversation this call continues (conversation.continue_from, or the
 	// previous turn of a `mode: conversation` step); nil starts a new one.
 	Session *AgentSession
+	// KeepSession is set for a step that keeps its session (a `conversation:` block or `mode:
+	// conversation`): a later turn or step may continue it, so a CLI that runs with a private
+	// home must keep that home for the run instead of removing it after the call.
+	KeepSession bool
+	// SessionDir is a private directory that lives as long as the run (removed when it ends),
+	// where CLI providers keep the private homes of sessions a later call may continue; "" when
+	// the caller has none, and such a session cannot be continued.
+	SessionDir string
 }
 
 // ProxyAttachment is what a CLI provider needs to make its CLI spawn the step's proxy.

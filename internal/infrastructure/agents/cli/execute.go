@@ -9,6 +9,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/infrastructure/agents/options"
 )
 
 // Plan is everything a provider decided for one run.
@@ -47,11 +48,12 @@ func (c Config) execute(ctx context.Context, spec Spec, req ports.AgentRequest) 
 	if err != nil {
 		return ports.AgentResult{}, err
 	}
-	dir, cleanup, err := privateDir(provider, req.Attach, spec.NeedsDir != nil && spec.NeedsDir(v))
+	dir, finish, err := callDir(ctx, spec, req, v)
 	if err != nil {
 		return ports.AgentResult{}, err
 	}
-	defer cleanup()
+	var sessionID string
+	defer func() { finish(sessionID) }()
 	plan, err := spec.Plan(req, v, dir, base)
 	if err != nil {
 		return ports.AgentResult{}, err
@@ -67,7 +69,21 @@ func (c Config) execute(ctx context.Context, spec Spec, req ports.AgentRequest) 
 	if err != nil {
 		return ports.AgentResult{}, err
 	}
-	return Outcome(provider, res, spec.Parse)
+	out, err := Outcome(provider, res, spec.Parse)
+	sessionID = out.SessionID
+	return out, err
+}
+
+// callDir returns the call's private directory and what ends the call there, given the
+// session id the CLI reported: a session directory kept for the run when the CLI keeps its
+// sessions in a private home and the call keeps or continues one, else a directory removed
+// after the call.
+func callDir(ctx context.Context, spec Spec, req ports.AgentRequest, v options.Values) (string, func(sessionID string), error) {
+	if spec.PrivateHome != nil && spec.PrivateHome(req, v) && (KeepsHome(req) || Continues(req)) {
+		return sessionDir(ctx, spec.Name, req)
+	}
+	dir, cleanup, err := privateDir(spec.Name, req.Attach, spec.NeedsDir != nil && spec.NeedsDir(v))
+	return dir, func(string) { cleanup() }, err
 }
 
 // Outcome turns a finished run into the step's result. What the CLI said in its report comes

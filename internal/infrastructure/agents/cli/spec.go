@@ -25,6 +25,11 @@ type Spec struct {
 	// NeedsDir says whether a step without a proxy still needs private files (a system prompt
 	// file, say). Nil means no.
 	NeedsDir func(v options.Values) bool
+	// PrivateHome says whether a call runs the CLI with a private home inside its private
+	// directory (<dir>/home), where the CLI then also keeps its sessions. A call that keeps or
+	// continues a session (KeepsHome) then runs in a directory kept for the whole run, found
+	// again by session id, instead of one removed after the call. Nil means never.
+	PrivateHome func(req ports.AgentRequest, v options.Values) bool
 	// Plan builds the run. dir is the provider's private directory: <Attach.TempDir>/<provider>
 	// with a proxy, a fresh temporary directory when NeedsDir asked for one, else "". base is
 	// the environment the CLI inherits, for providers that read the user's settings from it.

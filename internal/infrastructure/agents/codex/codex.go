@@ -40,12 +40,13 @@ const VerifiedVersion = "0.169.0"
 
 // Spec is the Codex CLI for cli.New.
 var Spec = cli.Spec{
-	Name:       Name,
-	Executable: "codex",
-	Install:    "npm install -g @openai/codex@" + VerifiedVersion,
-	Options:    stepOptions,
-	Needs:      needs,
-	Unisolated: unisolated,
-	Plan:       plan,
-	Parse:      parse,
+	Name:        Name,
+	Executable:  "codex",
+	Install:     "npm install -g @openai/codex@" + VerifiedVersion,
+	Options:     stepOptions,
+	Needs:       needs,
+	Unisolated:  unisolated,
+	Plan:        plan,
+	PrivateHome: privateHome,
+	Parse:       parse,
 }

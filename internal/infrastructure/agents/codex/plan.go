@@ -23,15 +23,23 @@ const defaultProviderID = "awf"
 //	        -c web_search="disabled"]]
 //	      [extra_args…] -- <prompt>
 //
+// and, continuing a session, the same overrides after `exec resume`, ending in
+// `-- <session id> <prompt>`: resume (0.169.0) takes --json, --skip-git-repo-check, --model, -c
+// and --disable but not --sandbox, so the sandbox becomes -c sandbox_mode="S". Every override
+// is repeated on each turn: codex reads its settings afresh on resume, and the proxy and the
+// isolation must hold on every turn.
+//
 // Every -c value is written as TOML: codex reads a value that fails to parse as a plain string,
 // so a path with a quote in it would otherwise change meaning silently.
 func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli.Plan, error) {
-	if err := cli.NoSessions(req, "codex"); err != nil {
-		return cli.Plan{}, err
+	resume := cli.Continues(req)
+	p := cli.Plan{Args: []string{"exec"}, Forced: map[string]string{}}
+	if resume {
+		p.Args = append(p.Args, "resume")
 	}
-	p := cli.Plan{Args: []string{"exec", "--json", "--skip-git-repo-check"}, Forced: map[string]string{}}
+	p.Args = append(p.Args, "--json", "--skip-git-repo-check")
 	a := req.Attach
-	if a != nil {
+	if a != nil && !cli.KeepsHome(req) {
 		// Session files would only land in the private home, which is removed anyway.
 		p.Args = append(p.Args, "--ephemeral")
 	}
@@ -39,7 +47,11 @@ func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli
 		p.Args = append(p.Args, "--model", m)
 	}
 	if s := v.String("sandbox"); s != "" {
-		p.Args = append(p.Args, "--sandbox", s)
+		if resume {
+			p.Args = append(p.Args, "-c", "sandbox_mode="+cli.TOMLString(s))
+		} else {
+			p.Args = append(p.Args, "--sandbox", s)
+		}
 	}
 	set := func(key, tomlValue string) { p.Args = append(p.Args, "-c", key+"="+tomlValue) }
 	set("analytics.enabled", "false")
@@ -71,9 +83,17 @@ func plan(req ports.AgentRequest, v options.Values, dir string, _ []string) (cli
 		}
 	}
 	p.Args = append(p.Args, v.Strings("extra_args")...)
-	p.Args = append(p.Args, "--", req.Prompt)
+	p.Args = append(p.Args, "--")
+	if resume {
+		p.Args = append(p.Args, req.Session.ID)
+	}
+	p.Args = append(p.Args, req.Prompt)
 	return p, nil
 }
+
+// privateHome: with a proxy, codex runs with CODEX_HOME=<dir>/home, where it also keeps its
+// sessions; without one it uses the user's ~/.codex, which keeps them anyway.
+func privateHome(req ports.AgentRequest, _ options.Values) bool { return req.Attach != nil }
 
 // provider selects the model provider: model_provider alone picks a built-in (or the user's);
 // base_url defines one speaking the Responses API, keyed by env_key.

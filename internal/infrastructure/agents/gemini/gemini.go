@@ -48,11 +48,12 @@ const VerifiedVersion = "0.61.0"
 // proxy's tools and nothing else (verified). Admin policies of the machine (/etc/gemini-cli)
 // still apply, as they must.
 var Spec = cli.Spec{
-	Name:       Name,
-	Executable: "gemini",
-	Install:    "npm install -g @google/gemini-cli@" + VerifiedVersion,
-	Options:    stepOptions,
-	NeedsDir:   needsDir,
-	Plan:       plan,
-	Parse:      parse,
+	Name:        Name,
+	Executable:  "gemini",
+	Install:     "npm install -g @google/gemini-cli@" + VerifiedVersion,
+	Options:     stepOptions,
+	NeedsDir:    needsDir,
+	Plan:        plan,
+	PrivateHome: usesPrivateHome,
+	Parse:       parse,
 }

@@ -16,19 +16,22 @@ func needsDir(v options.Values) bool {
 	return v.Has("system_prompt") || v.Has("base_url") || v.Has("auth_type")
 }
 
+// usesPrivateHome: with a proxy, base_url or auth_type gemini runs with GEMINI_CLI_HOME=<dir>/home,
+// where it also keeps its sessions; otherwise it uses the user's ~/.gemini.
+func usesPrivateHome(req ports.AgentRequest, v options.Values) bool {
+	return req.Attach != nil || v.Has("base_url") || v.Has("auth_type")
+}
+
 // plan builds the command line:
 //
 //	gemini --output-format json --skip-trust [--model M] [--approval-mode X]
-//	       [--allowed-mcp-server-names=<server> [--policy=<dir>/policy.toml]] [extra_args…]
-//	       --prompt=<prompt>
+//	       [--allowed-mcp-server-names=<server> [--policy=<dir>/policy.toml]] [--resume=<session>]
+//	       [extra_args…] --prompt=<prompt>
 //
 // Every value is attached with "=" so that array options (--allowed-mcp-server-names,
 // --policy) cannot swallow a following word and a prompt starting with "-" stays a value.
 // --skip-trust is needed headless whatever the mode: without it the CLI exits 55.
 func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
-	if err := cli.NoSessions(req, "gemini"); err != nil {
-		return cli.Plan{}, err
-	}
 	p := cli.Plan{Args: []string{"--output-format", "json", "--skip-trust"}, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model="+m)
@@ -52,7 +55,7 @@ func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (
 				WithHint("expose the plugin operation under another name, or run this step on another provider")
 		}
 	}
-	if a != nil || v.Has("base_url") || v.Has("auth_type") {
+	if usesPrivateHome(req, v) {
 		home := filepath.Join(dir, "home")
 		files, err := privateHome(home, a, v, cli.BuildEnv(base, nil, v.Env("env"), p.Forced, nil))
 		if err != nil {
@@ -71,6 +74,11 @@ func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (
 			p.Files = append(p.Files, cli.File{Path: file, Data: policy(a.ServerName)})
 			p.Args = append(p.Args, "--policy="+file)
 		}
+	}
+	if cli.Continues(req) {
+		// Headless gemini saves every session under its home (.gemini/tmp/<project>/chats) and
+		// resumes one by its UUID; the home is kept for the run when the step keeps its session.
+		p.Args = append(p.Args, "--resume="+req.Session.ID)
 	}
 	p.Args = append(p.Args, v.Strings("extra_args")...)
 	p.Args = append(p.Args, "--prompt="+req.Prompt)

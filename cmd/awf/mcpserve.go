@@ -22,6 +22,7 @@ import (
 // for humans goes to stderr or the log file.
 func newMCPServeCmd() *cobra.Command {
 	var configPath string
+	var turn int
 	cmd := &cobra.Command{
 		Use:    "mcp-serve [--config file]",
 		Short:  "Serve awf's tools over MCP stdio (spawned by agent CLIs)",
@@ -59,7 +60,7 @@ func newMCPServeCmd() *cobra.Command {
 				_ = shutdown(ctx)
 			}()
 			// The router owns the plugin providers: its Close stops the plugin processes.
-			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger), Redactor: red}
+			deps := mcpserve.Deps{Logger: logger, Version: version, Providers: pluginProviders(cfg, logger), Redactor: red, Turn: turn}
 			ctx, cancel := context.WithCancel(cmd.Context())
 			defer cancel()
 			go watchParent(ctx, cancel)
@@ -67,6 +68,7 @@ func newMCPServeCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&configPath, "config", "", "JSON config written by awf for one agent step (default: built-in tools over the current directory)")
+	cmd.Flags().IntVar(&turn, "turn", 0, "the conversation turn of the agent call that spawned this server, recorded with each tool call")
 	return cmd
 }
 

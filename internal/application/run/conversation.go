@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -51,7 +52,11 @@ func (x agentExecutor) converse(ctx context.Context, provider ports.AgentProvide
 		res, err := provider.Run(ctx, req)
 		return res, nil, err
 	}
-	res, err := x.turn(ctx, provider, req, 1)
+	first := 1
+	if req.Session != nil {
+		first += req.Session.Turns // a continued session goes on counting
+	}
+	res, err := x.turn(ctx, provider, req, first)
 	if err != nil {
 		return res, nil, err
 	}
@@ -100,8 +105,16 @@ func sumUsage(total, next ports.AgentResult) ports.AgentResult {
 // turn runs one call of a conversation as a span of its own, numbered n within the step (the
 // turns of a continued session go on counting), with n in the context so that every tool call
 // of the turn made through awf's in-process router records it.
+//
+// A CLI's tool calls go through the `awf mcp-serve` it spawns, which cannot see ctx: the turn
+// reaches it as `--turn n` on the attachment's command line.
 func (x agentExecutor) turn(ctx context.Context, provider ports.AgentProvider, req ports.AgentRequest, n int) (ports.AgentResult, error) {
 	ctx = activity.WithTurn(ctx, n)
+	if a := req.Attach; a != nil {
+		numbered := *a
+		numbered.Args = append(append([]string(nil), a.Args...), "--turn", strconv.Itoa(n))
+		req.Attach = &numbered
+	}
 	if x.tracer != nil {
 		var span trace.Span
 		ctx, span = x.tracer.Start(ctx, "agent.turn", trace.WithAttributes(

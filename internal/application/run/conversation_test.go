@@ -173,3 +173,27 @@ func TestConversationTurnsAreSpansAndMarkTheirCalls(t *testing.T) {
 		}
 	}
 }
+
+// A step continuing a session goes on counting its turns, and a CLI's mcp-serve learns the turn
+// from its command line (it cannot see the context), without the step's attachment changing.
+func TestContinuedTurnsCountOnAndReachTheProxy(t *testing.T) {
+	ag := &turnCtxAgent{}
+	if _, err := newRun(t, Options{Agents: map[string]ports.AgentProvider{"claude": ag}}).Run(context.Background(), seedAndRecall(&workflow.Conversation{}), one); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(ag.turns) != "[1 2]" {
+		t.Fatalf("turns of seed and recall %v, want [1 2]", ag.turns)
+	}
+
+	sa := &sessionAgent{}
+	attach := &ports.ProxyAttachment{Command: "awf", Args: []string{"mcp-serve", "--config", "f.json"}}
+	if _, err := (agentExecutor{}).turn(context.Background(), sa, ports.AgentRequest{Attach: attach}, 3); err != nil {
+		t.Fatal(err)
+	}
+	if got := sa.reqs[0].Attach.Args; strings.Join(got, " ") != "mcp-serve --config f.json --turn 3" {
+		t.Errorf("mcp-serve args %q", got)
+	}
+	if len(attach.Args) != 3 {
+		t.Errorf("the step's attachment was changed: %q", attach.Args)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/application/routing"
+	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/redact"
@@ -40,6 +41,9 @@ type Deps struct {
 	// Redactor masks secrets in the router's spans, log lines and records; the step's hidden
 	// variables (its api_key_env) are added to it. nil masks nothing.
 	Redactor *redact.Redactor
+	// Turn is the conversation turn of the agent call that spawned the server (`--turn`),
+	// recorded with each tool call; 0 outside conversations.
+	Turn int
 }
 
 // ReadyRecord is written to the config's ready_file once the server is about to serve. The step
@@ -115,7 +119,7 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 	parent := trace.SpanContextFromContext(telemetry.WithTraceparent(context.Background(), cfg.Traceparent))
 	names := make([]string, 0)
 	for _, def := range exposure.ListTools() {
-		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent)); err != nil {
+		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent, deps.Turn)); err != nil {
 			return fault.Wrap(err, fault.SystemMCPServeStart, "cannot register tool %s", def.Name)
 		}
 		names = append(names, def.Name)
@@ -124,7 +128,7 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 	// tool the step's allow list hides) still reach the exposure, which answers with guidance and
 	// records the refusal, instead of the SDK's bare "unknown tool".
 	srv.SetFallback(func(ctx context.Context, name string, args json.RawMessage) (*mcpserver.Result, error) {
-		return handler(exposure, name, parent)(ctx, args)
+		return handler(exposure, name, parent, deps.Turn)(ctx, args)
 	})
 	if cfg.ReadyFile != "" {
 		if err := writeReady(cfg.ReadyFile, ReadyRecord{PID: os.Getpid(), Time: time.Now().UTC(), Tools: names}); err != nil {
@@ -136,9 +140,13 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 }
 
 // handler routes one MCP tool to the router. Calls become children of the step's span when a
-// traceparent was given, even though the MCP request itself carries no trace context.
-func handler(exposure *routing.Exposure, name string, parent trace.SpanContext) mcpserver.Handler {
+// traceparent was given, even though the MCP request itself carries no trace context, and carry
+// the conversation turn when there is one.
+func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, turn int) mcpserver.Handler {
 	return func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
+		if turn > 0 {
+			ctx = activity.WithTurn(ctx, turn)
+		}
 		if parent.IsValid() && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
 		}

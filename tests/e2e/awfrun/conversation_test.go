@@ -84,6 +84,7 @@ func TestConversationContinueFrom(t *testing.T) {
 				}
 			}
 			p := newProject(t, c, func(*project) fakemodel.Script { return fakemodel.Script{FinalText: "stored"} }, "      enable: false")
+			tmp := privateTmp(t, p)
 			secret := "BANANA-" + p.marker
 			o, _ := json.Marshal(c.options(p.fake.URL))
 			opts := string(o)
@@ -115,7 +116,96 @@ func TestConversationContinueFrom(t *testing.T) {
 			if turns != 2 || (tc.provider != "openai_compatible" && id == "") {
 				t.Errorf("recall's session: id %q, %d turns", id, turns)
 			}
-			waitNoLeftovers(t, p.home[:len(p.home)-len("/home")])
+			noRunTmpLeft(t, tmp)
+			waitNoLeftovers(t, filepath.Dir(p.home))
+		})
+	}
+}
+
+// privateTmp gives awf and the CLIs a TMPDIR of the test's own, so that what awf keeps there
+// for a run (the session homes of codex and gemini) can be checked to be gone afterwards.
+func privateTmp(t *testing.T, p *project) string {
+	t.Helper()
+	tmp := filepath.Join(filepath.Dir(p.home), "tmp")
+	must(t, os.MkdirAll(tmp, 0o700))
+	p.env = append(p.env, "TMPDIR="+tmp)
+	return tmp
+}
+
+// noRunTmpLeft fails when a run's private temp directory outlived the run.
+func noRunTmpLeft(t *testing.T, tmp string) {
+	t.Helper()
+	left, _ := filepath.Glob(filepath.Join(tmp, "awf-run-*"))
+	if len(left) > 0 {
+		t.Errorf("the run's private temp directory outlived the run: %v", left)
+	}
+}
+
+// TestConversationTurnsReachTheProxy: a seed step allowed only to read calls Read through awf's
+// proxy; the step continuing its session, allowed everything, calls Bash. The CLI's mcp-serve
+// records each call with its turn (1 for the seed, 2 for the continuation, which goes on
+// counting), and the continuation's model request holds the seed's Read: the session was
+// resumed with the proxy attached on both turns.
+func TestConversationTurnsReachTheProxy(t *testing.T) {
+	for _, c := range clis {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProject(t, c, func(p *project) fakemodel.Script {
+				return fakemodel.Script{FinalText: finalText, WantTools: []fakemodel.ToolCall{
+					{Name: "Read", Args: map[string]any{"file_path": p.file}},
+					{Name: "Bash", Args: map[string]any{"command": "echo BASH-$((6*7))-" + p.marker}},
+				}}
+			}, "      enable: false")
+			tmp := privateTmp(t, p)
+			o, _ := json.Marshal(c.options(p.fake.URL))
+			step := func(name, prompt, conv, allow, next string) string {
+				return fmt.Sprintf(`  %s:
+    type: agent
+    provider: %s
+    prompt: %s
+    options: %s
+    conversation: %s
+    timeout: 4m
+    mcp_proxy: {enable: true, intercept_builtins: true, sandbox: {mode: off}%s}
+    on_success: %s
+    on_failure: failed
+`, name, c.name, prompt, o, conv, allow, next)
+			}
+			wf := "name: e2e\nstates:\n  initial: seed\n" +
+				step("seed", "Read secret.txt.", "{}", ", intent: {allow: [read]}", "act") +
+				step("act", "Now run the command you are given.", "{continue_from: seed}", "", "done") +
+				"  done:\n    type: terminal\n  failed:\n    type: terminal\n    status: failure\n"
+			must(t, os.WriteFile(filepath.Join(p.dir, ".awf", "workflows", "e2e.yaml"), []byte(wf), 0o644))
+			sum, _ := p.run(t)
+
+			b, err := os.ReadFile(filepath.Join(p.dir, ".awf", "runs", sum.RunID, "activity.jsonl"))
+			must(t, err)
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+				var r struct {
+					Tool, Step, Outcome string
+					Turn                int
+				}
+				must(t, json.Unmarshal([]byte(l), &r))
+				got = append(got, fmt.Sprintf("%s/%s/%s/turn %d", r.Step, r.Tool, r.Outcome, r.Turn))
+			}
+			if want := "seed/Read/success/turn 1, act/Bash/success/turn 2"; strings.Join(got, ", ") != want {
+				t.Fatalf("activity %v, want %s\n%s", got, want, p.fake.Summary())
+			}
+			resumed := false
+			for _, r := range p.fake.Requests() {
+				body := string(r.Body)
+				if strings.Contains(body, "Now run the command you are given.") && strings.Contains(body, p.marker) {
+					resumed = true
+				}
+			}
+			if !resumed {
+				t.Errorf("no request of the act step held the seed's Read result: the session was not resumed\n%s", p.fake.Summary())
+			}
+			if out := sum.Steps[1].Output; !strings.Contains(out, p.bashMarker) {
+				t.Errorf("act's Output lacks the Bash output: %q", out)
+			}
+			noRunTmpLeft(t, tmp)
+			waitNoLeftovers(t, filepath.Dir(p.home))
 		})
 	}
 }

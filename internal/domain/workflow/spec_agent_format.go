@@ -3,6 +3,7 @@ package workflow
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
@@ -29,9 +30,10 @@ type Conversation struct {
 }
 
 // SessionProviders are the providers that can continue a session in this awf: the HTTP
-// provider by sending the kept turns again, claude and opencode by their own session stores
-// (--resume, --session).
-var SessionProviders = []string{"openai_compatible", "claude", "opencode"}
+// provider by sending the kept turns again, the CLIs by their own session stores (claude
+// --resume, opencode --session, codex `exec resume`, gemini --resume). Every provider is one
+// today; the check below stays for a provider added without a way to resume.
+var SessionProviders = []string{ProviderOpenAICompatible, ProviderClaude, ProviderOpenCode, ProviderCodex, ProviderGemini}
 
 // validateFormat checks output_format, mode and conversation. continue_from must name an agent
 // state that keeps its session; a provider that cannot continue one is warned about, since its
@@ -65,7 +67,7 @@ func (a *AgentSpec) validateFormat(v *validator, s *State) {
 	}
 	continues := (a.Conversation != nil && a.Conversation.ContinueFrom != "") || a.Mode == ModeConversation
 	if continues && a.Provider != "" && !slices.Contains(SessionProviders, a.Provider) {
-		v.ds.Warnf(s.ValueAt("provider"), fault.UserConversationUnsupported, "use provider openai_compatible, claude or opencode for conversations, or pass the earlier answer in the prompt ({{.states.<step>.Output}})",
+		v.ds.Warnf(s.ValueAt("provider"), fault.UserConversationUnsupported, "use provider "+strings.Join(SessionProviders, ", ")+" for conversations, or pass the earlier answer in the prompt ({{.states.<step>.Output}})",
 			"state %q continues a conversation on provider %s, which this awf cannot resume a session of yet: the step fails when it has to continue one", s.Name, a.Provider)
 	}
 }

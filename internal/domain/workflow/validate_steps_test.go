@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -127,9 +128,12 @@ func TestValidateStepKeys(t *testing.T) {
 			{"USER.WORKFLOW.UNREACHABLE_STATE@9:3", `state "plain" is never reached`, ""},
 			{"USER.CONVERSATION.NO_SESSION@11:22", `names "plain", which keeps no session`, "add `conversation: {}` to state \"plain\""},
 		}},
-		{"a conversation on a provider that cannot resume is warned about", func(w *Workflow) {
+		{"a conversation on codex", func(w *Workflow) {
+			agentSpec(w).Mode, agentSpec(w).Provider = ModeConversation, "codex"
+		}, nil},
+		{"a conversation on gemini", func(w *Workflow) {
 			agentSpec(w).Mode, agentSpec(w).Provider = ModeConversation, "gemini"
-		}, []diag{{"USER.CONVERSATION.UNSUPPORTED@9:3", "cannot resume a session of yet", "openai_compatible, claude or opencode"}}},
+		}, nil},
 		{"continue_from a state that is not an agent", func(w *Workflow) {
 			agentSpec(w).Conversation = &Conversation{ContinueFrom: "build"}
 			s := w.States["ask"]
@@ -143,5 +147,24 @@ func TestValidateStepKeys(t *testing.T) {
 			tt.mutate(w)
 			expectDiags(t, Validate(w), tt.want)
 		})
+	}
+}
+
+// Every provider resumes sessions today; one that could not (SessionProviders shrunk here) is
+// warned about where a step continues a conversation on it.
+func TestConversationOnAProviderWithoutSessionsIsWarned(t *testing.T) {
+	saved := SessionProviders
+	SessionProviders = []string{ProviderClaude}
+	defer func() { SessionProviders = saved }()
+	w := build()
+	agentSpec(w).Mode, agentSpec(w).Provider = ModeConversation, "gemini"
+	expectDiags(t, Validate(w), []diag{{"USER.CONVERSATION.UNSUPPORTED@9:3", "cannot resume a session of yet", "use provider claude for conversations"}})
+}
+
+func TestEveryProviderResumesSessions(t *testing.T) {
+	for _, p := range Providers {
+		if !slices.Contains(SessionProviders, p) {
+			t.Errorf("provider %s is not in SessionProviders", p)
+		}
 	}
 }

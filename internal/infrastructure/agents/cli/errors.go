@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/ports"
 )
 
 // tailBytes is how much of stderr an error message quotes: enough for a stack trace's head,
@@ -72,14 +71,4 @@ func Head(s string, max int) string {
 		end--
 	}
 	return s[:end] + "…"
-}
-
-// NoSessions refuses a call that continues a session on a CLI whose resume awf does not drive
-// yet: running it as a fresh call would silently drop the conversation the workflow asked for.
-func NoSessions(req ports.AgentRequest, name string) error {
-	if req.Session == nil || req.Session.ID == "" {
-		return nil
-	}
-	return fault.New(fault.UserConversationUnsupported, "step %q continues session %s, but this awf cannot resume a %s session yet", req.Step, req.Session.ID, name).
-		WithHint("use provider claude, opencode or openai_compatible for conversations, or pass the earlier answer in the prompt")
 }

@@ -22,6 +22,14 @@
 //     (hence the USER.MCP_PROXY.UNSUPPORTED_PROVIDER warning). The proxy's tools reach the
 //     model inside one namespace tool mcp__<server>.
 //   - developer_instructions (a -c override) adds a developer message: that is system_prompt.
+//   - Sessions: thread.started carries the thread id, and `codex exec resume [options] --
+//     <thread id> <prompt>` continues it (the same id again; the model is sent the earlier
+//     turns) from the CODEX_HOME it started in. Only from there: the home's database records
+//     the absolute path of the session's rollout, and a copy elsewhere fails with "no rollout
+//     found for thread id". resume takes --json, --skip-git-repo-check, --model, -c and
+//     --disable, not --sandbox (-c sandbox_mode instead) nor --cd. With a proxy, a step that
+//     keeps its session drops --ephemeral and runs in a private home kept for the run
+//     (cli.Spec.PrivateHome); without one, sessions live in the user's ~/.codex.
 //   - With CODEX_HOME under /tmp codex warns "Refusing to create helper binaries under
 //     temporary dir" on stderr; it is harmless and ignored.
 package codex

@@ -80,6 +80,61 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// A step that keeps its session leaves session files on (no --ephemeral) in the home awf keeps
+// for the run, and a later turn resumes with `exec resume` and the very same overrides, the
+// sandbox as -c sandbox_mode since resume has no --sandbox.
+func TestPlanKeepsAndResumesSessions(t *testing.T) {
+	const dir = "/t/codex"
+	a := &ports.ProxyAttachment{ServerName: "awf", Command: "/bin/awf", Args: []string{"mcp-serve", "--turn", "2"}, InterceptBuiltins: true, TempDir: "/t"}
+	v, err := Spec.Schema().Parse(map[string]any{"model": "m", "sandbox": "read-only", "base_url": "http://127.0.0.1:9/v1", "extra_args": []any{"--color", "never"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := plan(ports.AgentRequest{Step: "s", Prompt: "p", Attach: a}, v, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep, err := plan(ports.AgentRequest{Step: "s", Prompt: "p", Attach: a, KeepSession: true, SessionDir: "/t/sessions"}, v, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withoutEphemeral []string
+	for _, s := range fresh.Args {
+		if s != "--ephemeral" {
+			withoutEphemeral = append(withoutEphemeral, s)
+		}
+	}
+	if len(withoutEphemeral) != len(fresh.Args)-1 || !reflect.DeepEqual(keep.Args, withoutEphemeral) || keep.Forced["CODEX_HOME"] != dir+"/home" {
+		t.Fatalf("a kept session:\n got %q\nwant %q", keep.Args, withoutEphemeral)
+	}
+	sess := &ports.AgentSession{ID: "019a-thread", Turns: 1}
+	resume, err := plan(ports.AgentRequest{Step: "s", Prompt: "-next", Attach: a, Session: sess, SessionDir: "/t/sessions"}, v, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"exec", "resume"}
+	for i := 1; i < len(keep.Args); i++ {
+		switch {
+		case keep.Args[i] == "--sandbox":
+			want = append(want, "-c", `sandbox_mode="read-only"`)
+			i++
+		case keep.Args[i] == "--":
+			want = append(want, "--", "019a-thread", "-next")
+			i = len(keep.Args)
+		default:
+			want = append(want, keep.Args[i])
+		}
+	}
+	if !reflect.DeepEqual(resume.Args, want) || resume.Forced["CODEX_HOME"] != dir+"/home" {
+		t.Fatalf("resume:\n got %q\nwant %q", resume.Args, want)
+	}
+	// Without a proxy codex resumes from the user's own ~/.codex.
+	plain, err := plan(ports.AgentRequest{Step: "s", Prompt: "p", Session: sess}, options.Values{}, "", nil)
+	if err != nil || !reflect.DeepEqual(plain.Args, join([]string{"exec", "resume", "--json", "--skip-git-repo-check"}, quiet, []string{"--", "019a-thread", "p"})) || len(plain.Forced) != 0 {
+		t.Fatalf("resume without a proxy: %q %v %v", plain.Args, plain.Forced, err)
+	}
+}
+
 func TestPlanErrors(t *testing.T) {
 	// Validation refuses env_key without base_url first; plan still does not guess.
 	if _, err := plan(ports.AgentRequest{Step: "s"}, options.Values{"env_key": "K"}, "", nil); fault.CodeOf(err) != fault.UserAgentInvalidOption {

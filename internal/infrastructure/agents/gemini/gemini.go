@@ -29,6 +29,12 @@
 //   - GEMINI_SYSTEM_MD=<file> replaces the built-in system prompt: that is system_prompt.
 //   - Without an explicit model the CLI first asks a routing model (a side request); tests
 //     against a fake model should pass options.model.
+//   - Headless runs do keep their session: <home>/.gemini/tmp/<project>/chats/session-*.jsonl,
+//     the project named after the working directory, and the JSON report carries its
+//     session_id; `--resume=<session_id>` (also headless, from the same working directory)
+//     sends the model the earlier turns again. An earlier "No previous sessions found" came
+//     from the private home being removed after each call: a step that keeps its session now
+//     runs in a home kept for the run (cli.Spec.PrivateHome).
 package gemini
 
 import (

@@ -69,6 +69,46 @@ func TestPlanCommandLine(t *testing.T) {
 	}
 }
 
+// A later turn resumes the session by its id, every other argument as on the first turn; which
+// calls run with awf's private home (where gemini then keeps its sessions) follows the options.
+func TestPlanResumesSessions(t *testing.T) {
+	const dir = "/t/gemini"
+	v, err := Spec.Schema().Parse(map[string]any{"model": "gemini-2.5-flash", "base_url": "http://127.0.0.1:9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := ports.AgentRequest{Step: "s", Prompt: "next", Attach: attach(true, "Read")}
+	first, err := plan(req, v, dir, []string{"HOME=/nonexistent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Session = &ports.AgentSession{ID: "29afdd00-b2c5-4b8a-9e49-891cdd5dd45a", Turns: 1}
+	next, err := plan(req, v, dir, []string{"HOME=/nonexistent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(first.Args)
+	want := append(append(append([]string(nil), first.Args[:n-1]...), "--resume=29afdd00-b2c5-4b8a-9e49-891cdd5dd45a"), first.Args[n-1])
+	if !reflect.DeepEqual(next.Args, want) || !reflect.DeepEqual(next.Forced, first.Forced) {
+		t.Fatalf("resume\n got %q %v\nwant %q %v", next.Args, next.Forced, want, first.Forced)
+	}
+	for _, tc := range []struct {
+		opts   map[string]any
+		attach *ports.ProxyAttachment
+		want   bool
+	}{
+		{nil, nil, false},
+		{map[string]any{"system_prompt": "x"}, nil, false}, // a private file, but the user's home
+		{nil, attach(false), true},
+		{map[string]any{"base_url": "http://x"}, nil, true},
+		{map[string]any{"auth_type": "gemini-api-key"}, nil, true},
+	} {
+		if got := usesPrivateHome(ports.AgentRequest{Attach: tc.attach}, options.Values(tc.opts)); got != tc.want {
+			t.Errorf("private home with %v, proxy %v = %v", tc.opts, tc.attach != nil, got)
+		}
+	}
+}
+
 func TestPolicyFile(t *testing.T) {
 	got := string(policy(`we"ird`))
 	for _, want := range []string{

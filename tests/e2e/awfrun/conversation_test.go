@@ -1,12 +1,16 @@
 package awfrun_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/awf-dev/awf/tests/e2e/fakemodel"
 )
@@ -203,6 +207,73 @@ func TestConversationTurnsReachTheProxy(t *testing.T) {
 			}
 			if out := sum.Steps[1].Output; !strings.Contains(out, p.bashMarker) {
 				t.Errorf("act's Output lacks the Bash output: %q", out)
+			}
+			noRunTmpLeft(t, tmp)
+			waitNoLeftovers(t, filepath.Dir(p.home))
+		})
+	}
+}
+
+// runWithInput is project.run with the user's conversation turns on standard input.
+func (p *project) runWithInput(t *testing.T, input string) runSummary {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, awfBin, "run", "e2e", "--format", "json")
+	cmd.Dir, cmd.Env, cmd.Stdin = p.dir, p.env, strings.NewReader(input)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var s runSummary
+	if jerr := json.Unmarshal(out.Bytes(), &s); jerr != nil || err != nil || s.Status != "success" {
+		t.Fatalf("awf run: %v, status %q (%v)\n%s\nstderr:\n%s\nfake:\n%s", err, s.Status, jerr, out.String(), errb.String(), p.fake.Summary())
+	}
+	return s
+}
+
+// TestConversationModeTurns: a `mode: conversation` step with the proxy attached takes the
+// user's next message from standard input and continues its own session with it, until the
+// input ends: two turns, the second request holding the first turn's secret.
+func TestConversationModeTurns(t *testing.T) {
+	for _, c := range clis {
+		t.Run(c.name, func(t *testing.T) {
+			p := newProject(t, c, func(*project) fakemodel.Script { return fakemodel.Script{FinalText: "stored"} }, "      enable: false")
+			tmp := privateTmp(t, p)
+			secret := "KIWI-" + p.marker
+			o, _ := json.Marshal(c.options(p.fake.URL))
+			wf := fmt.Sprintf(`name: e2e
+states:
+  initial: recall
+  recall:
+    type: agent
+    provider: %s
+    mode: conversation
+    prompt: Remember the word %s. Reply with stored.
+    options: %s
+    timeout: 4m
+    mcp_proxy: {enable: true, intercept_builtins: true}
+    on_success: done
+    on_failure: failed
+  done:
+    type: terminal
+  failed:
+    type: terminal
+    status: failure
+`, c.name, secret, o)
+			must(t, os.WriteFile(filepath.Join(p.dir, ".awf", "workflows", "e2e.yaml"), []byte(wf), 0o644))
+			sum := p.runWithInput(t, "What was the word I told you to remember?\n")
+			second := 0
+			for _, r := range p.fake.Requests() {
+				body := string(r.Body)
+				if strings.Contains(body, "What was the word I told you to remember?") && strings.Contains(body, secret) {
+					second++
+				}
+			}
+			if second == 0 {
+				t.Fatalf("no request of the second turn held the first turn's secret: the session was not continued\n%s", p.fake.Summary())
+			}
+			if id, turns := stateConversation(t, p, sum.RunID); turns != 2 || id == "" {
+				t.Errorf("the step's session: id %q, %d turns, want 2", id, turns)
 			}
 			noRunTmpLeft(t, tmp)
 			waitNoLeftovers(t, filepath.Dir(p.home))

@@ -12,8 +12,9 @@ BENCHTIME ?= 1s
 
 all: build
 
-build: ## build bin/awf (static: a cgo build is dynamically linked, and every sandboxed Bash call, which re-executes awf, pays ~1 ms of loading libc)
+build: ## build bin/awf and bin/awf-serve, the slim MCP server agent CLIs spawn for most steps (static: a cgo build is dynamically linked, and every sandboxed Bash call, which re-executes awf, pays ~1 ms of loading libc)
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(AWF) ./cmd/awf
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/awf-serve ./cmd/awf-serve
 
 test: lint-arch vet build ## architecture rules, vet, and every test (unit, integration, e2e with the real CLIs)
 	$(GO) test -count=1 -timeout 20m ./...

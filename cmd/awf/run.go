@@ -124,6 +124,8 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		ActivityFileName: activitylog.FileName,
 		Routers:          func(logger *zap.Logger) stepproxy.RouterFactory { return routerFactory(host, logger) },
 		AwfPath:          selfPath(),
+		SlimPath:         serveBinary(selfPath()),
+		PluginCommands:   plugins.Commands,
 		Redactor:         secrets(),
 		InProcess:        inProcessProviders(),
 		Workflows:        yamlrepo.Repository{Root: root},

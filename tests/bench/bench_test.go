@@ -22,7 +22,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-var awfBin, floorBin, pluginDir string
+// serveBin is the slim awf-serve beside awfBin: what agent CLIs spawn for a step without plugin
+// tools, so the per-call and cold-start rows measure it.
+var awfBin, serveBin, floorBin, pluginDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "awf-bench-")
@@ -30,8 +32,8 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	awfBin, floorBin, pluginDir = filepath.Join(dir, "awf"), filepath.Join(dir, "floor"), filepath.Join(dir, "plugins")+"/"
-	for out, pkg := range map[string]string{awfBin: "./cmd/awf", floorBin: "./tests/bench/floor", pluginDir: "./examples/plugins/..."} {
+	awfBin, serveBin, floorBin, pluginDir = filepath.Join(dir, "awf"), filepath.Join(dir, "awf-serve"), filepath.Join(dir, "floor"), filepath.Join(dir, "plugins")+"/"
+	for out, pkg := range map[string]string{awfBin: "./cmd/awf", serveBin: "./cmd/awf-serve", floorBin: "./tests/bench/floor", pluginDir: "./examples/plugins/..."} {
 		if err := testkit.GoBuild(out, pkg); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -41,6 +43,10 @@ func TestMain(m *testing.M) {
 	_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "xdg-cache"))
 	if other := os.Getenv("AWF_BENCH_AWF"); other != "" {
 		awfBin = other // another build of awf (an earlier commit, say), measured against the same floor
+		serveBin = filepath.Join(filepath.Dir(other), "awf-serve")
+		if _, err := os.Stat(serveBin); err != nil {
+			serveBin = other // a build from before awf-serve existed
+		}
 	}
 	code := m.Run()
 	_ = os.RemoveAll(dir)

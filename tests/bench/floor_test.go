@@ -36,7 +36,7 @@ func stepServer(b *testing.B) server {
 	}
 	args, _ := json.Marshal(map[string]any{"file_path": file})
 	return server{name: "awf", tool: "Read", args: args, cmd: func() *exec.Cmd {
-		cmd := exec.Command(awfBin, "mcp-serve", "--config", cfg)
+		cmd := exec.Command(serveBin, "mcp-serve", "--config", cfg)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+tmp)
 		return cmd

@@ -18,18 +18,21 @@ import (
 )
 
 var (
-	bins              *testkit.Bins
-	awfBin, pluginDir string
+	bins *testkit.Bins
+	// serveBin is what agent CLIs spawn for a step: the slim awf-serve, which hands a config
+	// with plugin tools to awf beside it. awfBin is awf itself.
+	awfBin, serveBin, pluginDir string
 )
 
 func TestMain(m *testing.M) {
 	testkit.Main(func() int {
-		awfBin, pluginDir = bins.AWF, bins.Plugins
+		awfBin, serveBin, pluginDir = bins.AWF, bins.Serve, bins.Plugins
 		return m.Run()
 	}, true, &bins)
 }
 
-// server is one running `awf mcp-serve` with its root and activity file.
+// server is one running `awf-serve mcp-serve` (or, for a config with plugin tools, the awf it
+// execs) with its root and activity file.
 type server struct {
 	log      string // mcp-serve's log file (JSON lines, debug level and above)
 	root     string
@@ -64,7 +67,7 @@ func startWith(t testing.TB, extra map[string]any, opts *mcp.ClientOptions) *ser
 	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.cmd = exec.Command(awfBin, "mcp-serve", "--config", cfgPath)
+	s.cmd = exec.Command(serveBin, "mcp-serve", "--config", cfgPath)
 	s.cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -171,21 +171,23 @@ func TestBadConfigExitsOne(t *testing.T) {
 		"not json":    `root_dir: /tmp`,
 		"relative":    `{"root_dir":"tmp"}`,
 	} {
-		t.Run(name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "c.json")
-			_ = os.WriteFile(p, []byte(body), 0o600)
-			cmd := exec.Command(awfBin, "mcp-serve", "--config", p)
-			var stdout, stderr strings.Builder
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			ee, ok := err.(*exec.ExitError)
-			if !ok || ee.ExitCode() != 1 {
-				t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
-			}
-			if stdout.Len() != 0 || !strings.Contains(stderr.String(), "USER.MCP_SERVE.CONFIG") {
-				t.Fatalf("stdout %q stderr %q", stdout.String(), stderr.String())
-			}
-		})
+		for _, bin := range []string{awfBin, serveBin} {
+			t.Run(name+" "+filepath.Base(bin), func(t *testing.T) {
+				p := filepath.Join(t.TempDir(), "c.json")
+				_ = os.WriteFile(p, []byte(body), 0o600)
+				cmd := exec.Command(bin, "mcp-serve", "--config", p)
+				var stdout, stderr strings.Builder
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				err := cmd.Run()
+				ee, ok := err.(*exec.ExitError)
+				if !ok || ee.ExitCode() != 1 {
+					t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
+				}
+				if stdout.Len() != 0 || !strings.Contains(stderr.String(), "USER.MCP_SERVE.CONFIG") {
+					t.Fatalf("stdout %q stderr %q", stdout.String(), stderr.String())
+				}
+			})
+		}
 	}
 }
 

@@ -22,8 +22,10 @@ func RepoRoot() string {
 // Bins are binaries built for one test binary's run.
 type Bins struct {
 	Dir string
-	// AWF is bin/awf built from ./cmd/awf.
-	AWF string
+	// AWF is bin/awf built from ./cmd/awf; Serve is the slim awf-serve beside it, which awf
+	// spawns for the agent steps it serves alone.
+	AWF   string
+	Serve string
 	// Plugins is the directory holding the example plugins (echo, notes), with a trailing slash.
 	Plugins string
 }
@@ -35,10 +37,12 @@ func Build(plugins bool) (*Bins, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bins{Dir: dir, AWF: filepath.Join(dir, "awf"), Plugins: filepath.Join(dir, "plugins") + "/"}
-	if err := GoBuild(b.AWF, "./cmd/awf"); err != nil {
-		b.Close()
-		return nil, err
+	b := &Bins{Dir: dir, AWF: filepath.Join(dir, "awf"), Serve: filepath.Join(dir, "awf-serve"), Plugins: filepath.Join(dir, "plugins") + "/"}
+	for out, pkg := range map[string]string{b.AWF: "./cmd/awf", b.Serve: "./cmd/awf-serve"} {
+		if err := GoBuild(out, pkg); err != nil {
+			b.Close()
+			return nil, err
+		}
 	}
 	if plugins {
 		if err := GoBuild(b.Plugins, "./examples/plugins/..."); err != nil {

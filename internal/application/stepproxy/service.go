@@ -39,7 +39,13 @@ type Service struct {
 	Build RouterFactory
 	// AwfPath is the awf binary CLIs spawn as `awf mcp-serve`.
 	AwfPath string
-	RunID   string
+	// SlimPath, when set, is the slim awf-serve binary, spawned instead for the steps it serves
+	// alone (no plugin tools, no span export): it starts in about half awf's time.
+	SlimPath string
+	// PluginCommands resolves the executables a plugins.yaml declares, so the proxy protects
+	// them without parsing the file itself; nil leaves that to the proxy.
+	PluginCommands func(file string) []string
+	RunID          string
 	// TempDir is the run's private temp dir (0700); per-step dirs go inside and are removed.
 	TempDir      string
 	ActivityFile string
@@ -122,7 +128,7 @@ func (s *Service) Prepare(ctx context.Context, st Step) (*Session, error) {
 	}
 	sess.Attach = &ports.ProxyAttachment{
 		ServerName:        ServerName,
-		Command:           s.AwfPath,
+		Command:           s.serveBinary(spec),
 		Args:              []string{"mcp-serve", "--config", cfgFile},
 		Tools:             names,
 		InterceptBuiltins: spec.Builtins,
@@ -225,4 +231,13 @@ func safe(name string) string {
 		}
 		return r
 	}, name)
+}
+
+// serveBinary is the binary that serves spec: the slim one when there is one and the step needs
+// nothing only awf links (it would hand the step over anyway, one exec later).
+func (s *Service) serveBinary(spec toolset.Spec) string {
+	if s.SlimPath == "" || len(spec.PluginTools) > 0 || len(spec.OTelEnv) > 0 || spec.PluginsFile != "" && spec.PluginCommands == nil {
+		return s.AwfPath
+	}
+	return s.SlimPath
 }

@@ -44,6 +44,12 @@ func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
 			spec.PluginTools = append(spec.PluginTools, toolset.PluginTools{Plugin: pt.Plugin, Expose: slices.Clone(pt.Expose)})
 		}
 	}
+	if s.PluginCommands != nil && spec.PluginsFile != "" {
+		spec.PluginCommands = s.PluginCommands(spec.PluginsFile)
+		if spec.PluginCommands == nil {
+			spec.PluginCommands = []string{} // resolved: none declared
+		}
+	}
 	// A step may keep its model key in a variable of its own choosing; the agent's Bash must not
 	// be able to print it.
 	if name, ok := st.Options["api_key_env"].(string); ok && name != "" {

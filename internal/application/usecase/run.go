@@ -72,6 +72,10 @@ type RunPorts struct {
 	// that call tools in-process instead.
 	AwfPath   string
 	InProcess map[string]bool
+	// SlimPath is the slim awf-serve binary beside awf, or ""; PluginCommands resolves a
+	// plugins.yaml's executables (see stepproxy.Service).
+	SlimPath       string
+	PluginCommands func(file string) []string
 	// Redactor is the process's redactor, shared with the log, the spans and the view; the run
 	// adds the variables its agent steps name in api_key_env. nil masks nothing.
 	Redactor *redact.Redactor
@@ -201,20 +205,22 @@ func (u Run) execute(ctx context.Context, wf *workflow.Workflow, rec runrecord.R
 func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Observer) run.Options {
 	activityFile := filepath.Join(runDir, u.ActivityFileName)
 	proxySvc := &stepproxy.Service{
-		Build:        u.Routers(logger),
-		AwfPath:      u.AwfPath,
-		RunID:        runID,
-		TempDir:      tmp,
-		ActivityFile: activityFile,
-		LogFile:      filepath.Join(runDir, "run.log"),
-		PluginsFile:  filepath.Join(u.Root, ".awf", "plugins.yaml"),
-		Activity:     u.Activity(activityFile),
-		Logger:       logger,
-		InProcess:    u.InProcess,
-		Files:        u.Files,
-		Handoff:      u.Handoff,
-		Processes:    u.Processes,
-		Env:          u.Env,
+		Build:          u.Routers(logger),
+		AwfPath:        u.AwfPath,
+		SlimPath:       u.SlimPath,
+		PluginCommands: u.PluginCommands,
+		RunID:          runID,
+		TempDir:        tmp,
+		ActivityFile:   activityFile,
+		LogFile:        filepath.Join(runDir, "run.log"),
+		PluginsFile:    filepath.Join(u.Root, ".awf", "plugins.yaml"),
+		Activity:       u.Activity(activityFile),
+		Logger:         logger,
+		InProcess:      u.InProcess,
+		Files:          u.Files,
+		Handoff:        u.Handoff,
+		Processes:      u.Processes,
+		Env:            u.Env,
 	}
 	return run.Options{
 		Logger:      logger,

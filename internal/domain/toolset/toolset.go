@@ -29,6 +29,11 @@ type Spec struct {
 	Step  string
 	// PluginsFile is the plugins.yaml the plugin declarations come from.
 	PluginsFile string
+	// PluginCommands are the resolved executables of the plugins PluginsFile declares, which no
+	// tool may change. The parent awf resolves them when it writes the config, so the serving
+	// process need not parse plugins.yaml (nor link the plugin host) to protect them. nil means
+	// not resolved; empty, that none are declared.
+	PluginCommands []string
 	// BashEnv, when non-nil, is the exact environment of the Bash tool; otherwise the serving
 	// process's environment minus agent credentials and HideEnv.
 	BashEnv []string

@@ -36,6 +36,7 @@ type fileConfig struct {
 	EnvPassthrough    []string          `json:"env_passthrough,omitempty"`
 	OTelEnv           map[string]string `json:"otel_env,omitempty"`
 	PluginsFile       string            `json:"plugins_file,omitempty"`
+	PluginCommands    *[]string         `json:"plugin_commands,omitempty"` // absent: not resolved; [] none declared
 	Sandbox           *fileSandbox      `json:"sandbox,omitempty"`
 }
 
@@ -72,6 +73,10 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 		ReadyFile: spec.ReadyFile, RunID: spec.RunID, Step: spec.Step, BashEnv: spec.BashEnv,
 		HideEnv: spec.HideEnv, OTelEnv: spec.OTelEnv, PluginsFile: spec.PluginsFile,
 		EnvPassthrough: spec.EnvPassthrough,
+	}
+	if spec.PluginCommands != nil {
+		cmds := spec.PluginCommands
+		c.PluginCommands = &cmds
 	}
 	for _, p := range spec.PluginTools {
 		c.PluginTools = append(c.PluginTools, filePluginTools{Plugin: p.Plugin, Expose: p.Expose})
@@ -116,6 +121,9 @@ func (c fileConfig) spec() toolset.Spec {
 		ActivityFile: c.ActivityFile, LogFile: c.LogFile, ReadyFile: c.ReadyFile, RunID: c.RunID,
 		Step: c.Step, PluginsFile: c.PluginsFile, BashEnv: c.BashEnv, HideEnv: c.HideEnv,
 		OTelEnv: c.OTelEnv, Traceparent: c.Traceparent, EnvPassthrough: c.EnvPassthrough,
+	}
+	if c.PluginCommands != nil {
+		s.PluginCommands = append([]string{}, *c.PluginCommands...)
 	}
 	if in := c.Intent; in != nil {
 		s.Intent = toolset.Intent{Split: in.Split, Allow: in.Allow, Strict: in.StrictServerValidation == nil || *in.StrictServerValidation, RequireDeclaration: in.RequireDeclaration}

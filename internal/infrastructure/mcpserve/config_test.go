@@ -96,11 +96,13 @@ func TestEncodeRoundTrips(t *testing.T) {
 			PluginTools:  []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get", "put"}}},
 			Intent:       toolset.Intent{Split: true, Allow: []tool.Variant{tool.VariantRead}, Strict: true, RequireDeclaration: true},
 			ActivityFile: "/r/a.jsonl", LogFile: "/r/run.log", ReadyFile: "/t/ready.json", RunID: "r1", Step: "review",
-			PluginsFile: "/p/plugins.yaml", BashEnv: []string{"A=1"}, HideEnv: []string{"MY_KEY"},
+			PluginsFile: "/p/plugins.yaml", PluginCommands: []string{"/p/bin/notes"}, BashEnv: []string{"A=1"}, HideEnv: []string{"MY_KEY"},
 			OTelEnv:     map[string]string{"OTEL_SERVICE_NAME": "x"},
 			Traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
 		},
 		{Builtins: true, Intent: toolset.Intent{Allow: []tool.Variant{}}},
+		// Resolved to none is not the same as not resolved (nil): awf-serve hands the latter to awf.
+		{Builtins: true, PluginsFile: "/p/plugins.yaml", PluginCommands: []string{}},
 		{PluginTools: []toolset.PluginTools{{Plugin: "p", Expose: []string{"o"}}}, Intent: toolset.Intent{Strict: true}},
 	}
 	for i, spec := range specs {

@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 
 	"github.com/awf-dev/awf/internal/domain/toolset"
-	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
 )
@@ -36,7 +35,7 @@ func protectedFiles(cfg toolset.Spec) []string {
 	}
 	if cfg.PluginsFile != "" {
 		out = append(out, cfg.PluginsFile)
-		out = append(out, plugins.Commands(cfg.PluginsFile)...)
+		out = append(out, cfg.PluginCommands...)
 	}
 	return out
 }

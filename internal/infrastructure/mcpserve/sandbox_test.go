@@ -15,6 +15,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
@@ -41,7 +42,8 @@ func TestProtectedFiles(t *testing.T) {
 	os.WriteFile(plugin, []byte("#!/bin/sh\n"), 0o755)
 	file := filepath.Join(project, ".awf", "plugins.yaml")
 	os.WriteFile(file, []byte("plugins:\n  p:\n    command: bin/plug\n"), 0o644)
-	got := protectedFiles(toolset.Spec{ActivityFile: "/r/a.jsonl", LogFile: "/r/run.log", ReadyFile: "/t/step/ready.json", PluginsFile: file})
+	// The parent awf resolves the plugin commands (plugins.Commands) and passes them on.
+	got := protectedFiles(toolset.Spec{ActivityFile: "/r/a.jsonl", LogFile: "/r/run.log", ReadyFile: "/t/step/ready.json", PluginsFile: file, PluginCommands: plugins.Commands(file)})
 	want := []string{"/r/a.jsonl", "/r/run.log", "/t/step", file, plugin}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v\nwant %v", got, want)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
@@ -27,7 +28,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
-	"github.com/awf-dev/awf/internal/infrastructure/telemetry"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
 	"github.com/awf-dev/awf/pkg/mcpserver"
 )
@@ -116,7 +116,7 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 		// Protocol-level trouble (a panicking handler) goes to stderr, which agent CLIs show.
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
-	parent := trace.SpanContextFromContext(telemetry.WithTraceparent(context.Background(), cfg.Traceparent))
+	parent := trace.SpanContextFromContext(withTraceparent(context.Background(), cfg.Traceparent))
 	names := make([]string, 0)
 	for _, def := range exposure.ListTools() {
 		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent, deps.Turn)); err != nil {
@@ -193,4 +193,12 @@ func hideEnv(env, names, keep []string) []string {
 		}
 	}
 	return out
+}
+
+// withTraceparent continues the trace the parent awf handed over in the config.
+func withTraceparent(ctx context.Context, tp string) context.Context {
+	if tp == "" {
+		return ctx
+	}
+	return propagation.TraceContext{}.Extract(ctx, propagation.MapCarrier{"traceparent": tp})
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
+
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -20,17 +22,8 @@ import (
 	"go.opentelemetry.io/otel/trace/noop"
 )
 
-// Enabled reports whether the environment asks for a trace exporter: OTEL_TRACES_EXPORTER set to
-// something other than "none", or an OTLP endpoint given. OTEL_SDK_DISABLED=true wins over both.
-func Enabled(getenv func(string) string) bool {
-	if strings.EqualFold(getenv("OTEL_SDK_DISABLED"), "true") {
-		return false
-	}
-	if e := getenv("OTEL_TRACES_EXPORTER"); e != "" {
-		return !strings.EqualFold(e, "none")
-	}
-	return getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
-}
+// Enabled reports whether the environment asks for a trace exporter (see otelenv.Enabled).
+func Enabled(getenv func(string) string) bool { return otelenv.Enabled(getenv) }
 
 // Setup installs the global tracer provider and W3C propagator. The returned shutdown flushes
 // spans; call it before exit. service names the process in traces ("awf", "awf-mcp-serve").

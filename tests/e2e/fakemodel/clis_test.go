@@ -68,10 +68,14 @@ func buildAWF(t *testing.T) string {
 			return
 		}
 		awfPath = filepath.Join(awfDir, "awf")
-		cmd := exec.Command("go", "build", "-o", awfPath, "./cmd/awf")
-		cmd.Dir = repoRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			awfErr = fmt.Errorf("go build ./cmd/awf: %v\n%s", err, out)
+		// awf-serve beside awf: the CLIs spawn it for steps without plugin tools.
+		for out, pkg := range map[string]string{awfPath: "./cmd/awf", filepath.Join(awfDir, "awf-serve"): "./cmd/awf-serve"} {
+			cmd := exec.Command("go", "build", "-o", out, pkg)
+			cmd.Dir = repoRoot()
+			if b, err := cmd.CombinedOutput(); err != nil {
+				awfErr = fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+				return
+			}
 		}
 	})
 	if awfErr != nil {

@@ -49,9 +49,18 @@ func newBashSandbox(o *SandboxOptions, root string, protected []string) (*bashSa
 	}
 	// The helper binary is protected too: every Bash call re-executes it before any
 	// confinement applies, so a call that could replace it (awf built inside the root) would
-	// have the next call run its own program unconfined.
+	// have the next call run its own program unconfined. So are awf and awf-serve beside it,
+	// which later steps spawn and whose helper they run.
+	own := []string{self}
+	for _, name := range []string{"awf", "awf-serve"} {
+		if p := filepath.Join(filepath.Dir(self), name); p != self {
+			if _, err := os.Stat(p); err == nil {
+				own = append(own, p)
+			}
+		}
+	}
 	sb := &bashSandbox{self: self, status: sandbox.Probe(self), network: o.Settings.Network, variant: highest(o.Allow),
-		protected: sandbox.ProtectedPaths(root, append(append([]string(nil), protected...), self))}
+		protected: sandbox.ProtectedPaths(root, append(append([]string(nil), protected...), own...))}
 	if !sb.status.Enforced && o.Settings.Mode == sandbox.ModeRequired {
 		return nil, fault.New(fault.UserSandboxUnavailable, "mcp_proxy.sandbox.mode is required but the kernel cannot enforce the sandbox: %s", sb.status.Reason).
 			WithHint("run on Linux 5.13+ with Landlock enabled and unprivileged user namespaces allowed, or set mcp_proxy.sandbox.mode: auto")

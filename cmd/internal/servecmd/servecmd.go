@@ -1,0 +1,166 @@
+// Package servecmd is the `mcp-serve` command: the process an agent CLI spawns for every agent
+// step, serving awf's tools over MCP stdio. Two binaries carry it. The awf binary serves every
+// step. The slim awf-serve binary serves the common step, without plugin tools and without
+// trace export: it links neither the gRPC plugin host nor the OTLP exporters, whose package
+// initialisation is most of awf's start-up (issue 15), and hands any other step to awf.
+package servecmd
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/domain/toolset"
+	"github.com/awf-dev/awf/internal/infrastructure/logging"
+	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
+)
+
+// Options are what a binary brings to the command. The awf binary sets all of them; the slim
+// binary sets Handoff instead of the rest.
+type Options struct {
+	// Version is reported to MCP clients.
+	Version string
+	// Providers are the plugin tools of the step's config.
+	Providers func(cfg toolset.Spec, logger *zap.Logger) []ports.ToolProvider
+	// Tracing installs the span exporter the environment asks for; the returned function
+	// flushes it.
+	Tracing func(ctx context.Context, red *redact.Redactor) (func(context.Context) error, error)
+	// PluginCommands resolves the executables a plugins.yaml declares, for a config written
+	// without them (by hand, or by an awf before the field existed).
+	PluginCommands func(file string) []string
+	// Handoff, when set, is given the config first; it returns nil to serve here, or replaces
+	// the process with one that can serve the config, given the same arguments (it returns
+	// only on failure).
+	Handoff func(cfg toolset.Spec) error
+}
+
+// New is the `mcp-serve` command. stdout carries only JSON-RPC; anything for humans goes to
+// stderr or the log file.
+func New(o Options) *cobra.Command {
+	var configPath string
+	var turn int
+	cmd := &cobra.Command{
+		Use:    "mcp-serve [--config file]",
+		Short:  "Serve awf's tools over MCP stdio (spawned by agent CLIs)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return serve(cmd.Context(), o, configPath, turn)
+		},
+	}
+	cmd.Flags().StringVar(&configPath, "config", "", "JSON config written by awf for one agent step (default: built-in tools over the current directory)")
+	cmd.Flags().IntVar(&turn, "turn", 0, "the conversation turn of the agent call that spawned this server, recorded with each tool call")
+	return cmd
+}
+
+func serve(ctx context.Context, o Options, configPath string, turn int) error {
+	tuneServeGC()
+	cfg, err := loadConfig(configPath)
+	if err != nil {
+		return err
+	}
+	// Some CLIs (codex) give their MCP servers only HOME, LANG, PATH and TERM: the run's OTEL_*
+	// variables come in the config.
+	for k, v := range cfg.OTelEnv {
+		if _, set := os.LookupEnv(k); !set {
+			_ = os.Setenv(k, v)
+		}
+	}
+	if o.Handoff != nil {
+		if err := o.Handoff(cfg); err != nil {
+			return err
+		}
+	}
+	if cfg.PluginsFile != "" && cfg.PluginCommands == nil && o.PluginCommands != nil {
+		cfg.PluginCommands = o.PluginCommands(cfg.PluginsFile)
+	}
+	// Spawned per agent step: a sandbox probe that succeeded once is not redone.
+	if dir, err := os.UserCacheDir(); err == nil {
+		sandbox.UseProbeCache(filepath.Join(dir, "awf"))
+	}
+	red := redact.New(os.Environ(), cfg.HideEnv...)
+	logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: zapcore.WarnLevel, File: cfg.LogFile, Redactor: red})
+	if err != nil {
+		return fault.Wrap(err, fault.UserMCPServeConfig, "cannot open log_file %s", cfg.LogFile)
+	}
+	defer func() { _ = closeLog() }()
+	if o.Tracing != nil {
+		shutdown, err := o.Tracing(ctx, red)
+		if err != nil {
+			return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables")
+		}
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			_ = shutdown(ctx)
+		}()
+	}
+	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: turn}
+	if o.Providers != nil {
+		// The router owns the plugin providers: its Close stops the plugin processes.
+		deps.Providers = o.Providers(cfg, logger)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go watchParent(ctx, cancel)
+	return mcpserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
+}
+
+// NeedsAWF reports whether cfg needs what only the awf binary links: plugin tools (the gRPC
+// plugin host, and MCP plugins declared in YAML), span export (the OTLP exporters), or plugin
+// commands still to be resolved from plugins.yaml. getenv is the serving process's environment
+// with the config's OTEL_* variables applied.
+func NeedsAWF(cfg toolset.Spec, getenv func(string) string) bool {
+	return len(cfg.PluginTools) > 0 || otelenv.Enabled(getenv) || cfg.PluginsFile != "" && cfg.PluginCommands == nil
+}
+
+func loadConfig(path string) (toolset.Spec, error) {
+	if path == "" {
+		return mcpserve.Defaults(), nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return toolset.Spec{}, fault.Wrap(err, fault.UserMCPServeConfig, "cannot read mcp-serve config %s", path)
+	}
+	defer func() { _ = f.Close() }()
+	cfg, err := mcpserve.Decode(f)
+	if err != nil {
+		return cfg, fault.New(fault.UserMCPServeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
+	}
+	return cfg, nil
+}
+
+// watchParent ends the server when the process that spawned it dies. stdin EOF normally tells,
+// but a CLI killed with SIGKILL can leave the pipe held open by a sibling (codex runs its MCP
+// servers in their own process group), and a server nobody will ever talk to must not linger.
+// A prctl parent-death signal would be simpler but fires when the spawning *thread* exits, which
+// in Node-based CLIs can be any libuv worker; watching for reparenting is exact.
+func watchParent(ctx context.Context, cancel context.CancelFunc) {
+	parent := os.Getppid()
+	t := time.NewTicker(250 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if os.Getppid() != parent {
+				cancel()
+				return
+			}
+		}
+	}
+}
+
+// SlimName is the file name of the slim binary, installed next to awf.
+const SlimName = "awf-serve"

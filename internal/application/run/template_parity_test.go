@@ -184,7 +184,7 @@ var textTemplateBuiltins = []string{"and", "or", "not", "len", "index", "slice",
 // calls against, equal to what the runner offers: same names, same arities.
 func TestValidateKnowsTheRunnersFunctions(t *testing.T) {
 	for name, f := range Funcs {
-		ar, ok := workflow.TemplateFuncs[name]
+		ar, ok := workflow.TemplateFuncs()[name]
 		if !ok {
 			t.Errorf("the runner offers %q, which workflow.TemplateFuncs does not list: awf validate would refuse it", name)
 			continue
@@ -201,7 +201,7 @@ func TestValidateKnowsTheRunnersFunctions(t *testing.T) {
 			t.Errorf("%s: workflow.TemplateFuncs says %+v, the runner's function takes %+v", name, ar, want)
 		}
 	}
-	for name := range workflow.TemplateFuncs {
+	for name := range workflow.TemplateFuncs() {
 		if _, ok := Funcs[name]; !ok && !slices.Contains(textTemplateBuiltins, name) {
 			t.Errorf("workflow.TemplateFuncs lists %q, which the runner does not offer", name)
 		}

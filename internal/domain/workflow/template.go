@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template/parse"
 )
 
@@ -40,7 +41,11 @@ func (e *TemplateError) Error() string {
 // TemplateRefs strips.
 const templateName = "awf"
 
-var parseErrRE = regexp.MustCompile(`^template: ` + templateName + `:(\d+): (.*)$`)
+// parseErrRE reads the line and message out of a parse error; compiled on the first error,
+// since most runs never see one.
+var parseErrRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^template: ` + templateName + `:(\d+): (.*)$`)
+})
 
 // TemplateRefs parses text as a Go text/template and returns its data references in source
 // order. Functions are not checked (the runner decides which exist); only the shape of the
@@ -67,7 +72,7 @@ func TemplateRefs(text string) ([]Ref, error) {
 
 func toTemplateError(err error) error {
 	msg := err.Error()
-	if m := parseErrRE.FindStringSubmatch(msg); m != nil {
+	if m := parseErrRE().FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &TemplateError{Line: line, Msg: m[2]}
 	}

@@ -197,7 +197,7 @@ func (c *checker) command(cmd *parse.CommandNode, isPiped bool, piped value, dot
 
 // call checks that a function exists and gets n arguments; false when it was refused.
 func (c *checker) call(id *parse.IdentifierNode, n int) bool {
-	ar, ok := TemplateFuncs[id.Ident]
+	ar, ok := TemplateFuncs()[id.Ident]
 	if slices.Contains(TemplateRoots, id.Ident) {
 		ar, ok = Arity{0, 0}, true
 	}
@@ -359,8 +359,8 @@ func plural(n int) string {
 }
 
 func funcNames() []string {
-	out := make([]string, 0, len(TemplateFuncs))
-	for k := range TemplateFuncs {
+	out := make([]string, 0, len(TemplateFuncs()))
+	for k := range TemplateFuncs() {
 		out = append(out, k)
 	}
 	slices.Sort(out)

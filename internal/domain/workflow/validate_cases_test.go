@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/retry"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
@@ -285,6 +286,17 @@ func TestValidateCases(t *testing.T) {
 			m.KeyPos = map[string]fault.Position{"intent.allow": p(13, 9)}
 			m.ValuePos = map[string]fault.Position{"intent.allow": p(13, 16)}
 		}, []diag{{"USER.MCP_PROXY.INVALID_INTENT@13:16", `intent.allow of state "ask" is empty`, "list at least one of read, write, destructive"}}},
+		// Retry: each invalid field at its own value, all at once.
+		{"retry fields at their values", func(w *Workflow) {
+			s := w.States["build"]
+			s.Retry = &retry.Policy{MaxAttempts: -1, Jitter: 2}
+			wrote(s, "retry", p(6, 5), p(7, 7))
+			wrote(s, "retry.max_attempts", p(7, 7), p(7, 21))
+			wrote(s, "retry.jitter", p(8, 7), p(8, 15))
+		}, []diag{
+			{"USER.WORKFLOW.INVALID_RETRY@7:21", `^retry of state "build": max_attempts is -1`, "see the retry keys: max_attempts"},
+			{"USER.WORKFLOW.INVALID_RETRY@8:15", `retry of state "build": jitter must be between 0.0 and 1.0`, "retryable_exit_codes"},
+		}},
 		{"a misspelt variant", func(w *Workflow) {
 			m := proxyOn(w, &MCPProxy{Enable: true, InterceptBuiltins: true, Pos: p(11, 5), Intent: IntentSettings{Allow: []tool.Variant{"read", "wrte"}}})
 			m.ValuePos = map[string]fault.Position{"intent.allow[1]": p(13, 23)}

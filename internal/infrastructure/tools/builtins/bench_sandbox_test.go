@@ -20,9 +20,11 @@ import (
 // p50 and the p50 of the per-round difference to the plain call, with p25 and p75 as the
 // spread; the issue's target is a difference of at most 5 ms.
 //
-// The helper is AWF_SANDBOX_SELF when set, else awf built as `make build` builds it (static,
-// stripped) into a temp directory: the test binary would serve, but it is a cgo, debug-info
-// binary of another size, and what is measured must be what users run.
+// The helper is AWF_SANDBOX_SELF when set, else awf-serve built as `make build` builds it
+// (static, stripped) into a temp directory: the helper is the binary serving the step, which is
+// awf-serve for a step without plugin tools (set AWF_SANDBOX_SELF=bin/awf for the others). The
+// test binary would serve, but it is a cgo, debug-info binary of another size, and what is
+// measured must be what users run.
 func BenchmarkBashTrue(b *testing.B) {
 	self := benchHelper(b)
 	if st := sandbox.Probe(self); !st.Enforced {
@@ -77,11 +79,11 @@ func benchHelper(b *testing.B) string {
 	if self := os.Getenv("AWF_SANDBOX_SELF"); self != "" {
 		return self
 	}
-	out := filepath.Join(b.TempDir(), "awf")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "github.com/awf-dev/awf/cmd/awf")
+	out := filepath.Join(b.TempDir(), "awf-serve")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, "github.com/awf-dev/awf/cmd/awf-serve")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		b.Skipf("cannot build awf for the helper: %v %s", err, msg)
+		b.Skipf("cannot build awf-serve for the helper: %v %s", err, msg)
 	}
 	return out
 }

@@ -30,7 +30,7 @@ const rawIDPrefix = "awf-"
 // rawCalls tracks the tools/call requests awf sent itself on one stdio connection.
 type rawCalls struct {
 	next    atomic.Uint64
-	pending atomic.Int64 // len(waiting), read without the lock on every line
+	pending atomic.Int64 // len(waiting)
 	mu      sync.Mutex
 	waiting map[string]chan rawReply // by the id's JSON text, quotes included
 	gone    error                    // set when the connection ended
@@ -66,7 +66,7 @@ func (r *rawCalls) learn(req *jsonrpc.Request) {
 	var b []byte
 	for _, k := range sessionMetaKeys {
 		if v, ok := p.Meta[k]; ok {
-			b = strconv.AppendQuote(b, k)
+			b = appendJSONString(b, k)
 			b = append(b, ':')
 			b = append(b, v...)
 			b = append(b, ',')
@@ -115,18 +115,14 @@ func (r *rawCalls) request(id, name string, args json.RawMessage, progressToken 
 	if m := r.meta.Load(); m != nil {
 		b = append(b, *m...)
 	}
-	b = strconv.AppendQuote(b, mcp.MetaKeyLogLevel)
+	b = appendJSONString(b, mcp.MetaKeyLogLevel)
 	b = append(b, `:"info"`...)
 	if progressToken != "" {
 		b = append(b, `,"progressToken":`...)
-		b = strconv.AppendQuote(b, progressToken)
+		b = appendJSONString(b, progressToken)
 	}
 	b = append(b, `},"name":`...)
-	quoted, err := json.Marshal(name)
-	if err != nil {
-		return nil, err
-	}
-	b = append(b, quoted...)
+	b = appendJSONString(b, name)
 	b = append(b, `,"arguments":`...)
 	if len(bytes.TrimSpace(args)) == 0 {
 		b = append(b, `{}`...)
@@ -138,6 +134,21 @@ func (r *rawCalls) request(id, name string, args json.RawMessage, progressToken 
 		b = buf.Bytes()
 	}
 	return append(b, "}}\n"...), nil
+}
+
+// appendJSONString appends s as a JSON string: as it is between quotes when it is printable
+// ASCII without quotes or backslashes (tool names, tokens, the protocol's keys), else as
+// encoding/json writes it.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			quoted, _ := json.Marshal(s) // a string always encodes
+			return append(b, quoted...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // rawEnvelope is a JSON-RPC message as the reading goroutine checks it for a reply to a call
@@ -154,7 +165,7 @@ type rawEnvelope struct {
 // client for input (2026-07-28's resultType "incomplete") is refused: awf answers no
 // elicitation or sampling for a bridged server.
 func (r *rawCalls) take(line []byte) bool {
-	if r.pending.Load() == 0 || !bytes.Contains(line, []byte(`"`+rawIDPrefix)) {
+	if !r.learned.Load() || !bytes.Contains(line, []byte(`"`+rawIDPrefix)) {
 		return false
 	}
 	var env rawEnvelope

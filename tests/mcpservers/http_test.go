@@ -59,6 +59,19 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 	t.Run("content", func(t *testing.T) { checkHTTPContent(t, s.session, direct) })
 	t.Run("progress", func(t *testing.T) { checkHTTPProgress(t, s, progress) })
 	t.Run("cancel", func(t *testing.T) { checkHTTPCancel(t, s, progress) })
+	t.Run("a refused call keeps the session", func(t *testing.T) {
+		// awf checks the arguments against the server's input schema before calling it.
+		if res := callOn(t, s.session, "everything_get-sum", map[string]any{"a": "one", "b": 2}); !res.IsError || !strings.Contains(joined(res), "a: expected number, got string") {
+			t.Fatalf("get-sum with a string: %s", joined(res))
+		}
+		if res := callOn(t, s.session, "everything_get-sum", map[string]any{"a": 1, "b": 2}); res.IsError || !strings.Contains(joined(res), "3") {
+			t.Errorf("get-sum after a refused call: %s", joined(res))
+		}
+		// One session per mcp-serve: awf did not reconnect after any call of this test.
+		if n := strings.Count(srv.stdout.String(), "Session initialized with ID"); n != 2 { // awf's and the direct client's
+			t.Errorf("%d sessions initialized on the HTTP server, want 2:\n%s", n, srv.stdout.String())
+		}
+	})
 	t.Run("sources", func(t *testing.T) {
 		for _, r := range records(t, s.activity) {
 			if r["source"] != "mcp:everything" {

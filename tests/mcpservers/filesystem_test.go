@@ -66,6 +66,20 @@ func TestServerFilesystemReadOnly(t *testing.T) {
 		t.Errorf("tools offered under allow [read] = %v\nwant %v", listed, fsReadTools)
 	}
 
+	// Hidden, not missing: awf knows every tool of the server, each with the variant its own
+	// annotations give.
+	ops := pluginOps(t, s.root)
+	for _, name := range fsReadTools {
+		if ops[name] != "server read" {
+			t.Errorf("plugins list: %s is %q, want server read", name, ops[name])
+		}
+	}
+	for _, name := range fsWriteTools {
+		if want := map[bool]string{true: "server write", false: "server destructive"}[name == "create_directory"]; ops[name] != want {
+			t.Errorf("plugins list: %s is %q, want %s", name, ops[name], want)
+		}
+	}
+
 	res := callOn(t, s.session, "fs_read_text_file", map[string]any{"path": file})
 	if res.IsError || joined(res) != "line one\nline two\n" {
 		t.Errorf("read_text_file = %v %q", res.IsError, joined(res))
@@ -78,6 +92,7 @@ func TestServerFilesystemReadOnly(t *testing.T) {
 		{"write_file", "destructive", map[string]any{"path": target, "content": "must not be written"}},
 		{"edit_file", "destructive", map[string]any{"path": file, "edits": []map[string]any{{"oldText": "one", "newText": "ONE"}}}},
 		{"create_directory", "write", map[string]any{"path": filepath.Join(dir, "sub")}},
+		{"move_file", "destructive", map[string]any{"source": file, "destination": target}},
 	} {
 		res := callOn(t, s.session, "fs_"+c.tool, c.args)
 		want := fmt.Sprintf("Tool 'fs_%s' is not allowed in this step: it is a %s tool (call_tool_%s) and mcp_proxy.intent.allow lists read", c.tool, c.kind, c.kind)
@@ -95,7 +110,7 @@ func TestServerFilesystemReadOnly(t *testing.T) {
 		t.Errorf("edit_file reached the disk: %q", b)
 	}
 	recs := records(t, s.activity)
-	if len(recs) != 4 || recs[0]["source"] != "mcp:fs" || recs[0]["outcome"] != "success" || recs[1]["outcome"] != "refused" || recs[3]["outcome"] != "refused" {
+	if len(recs) != 5 || recs[0]["source"] != "mcp:fs" || recs[0]["outcome"] != "success" || recs[1]["outcome"] != "refused" || recs[4]["outcome"] != "refused" {
 		t.Errorf("activity records: %v", recs)
 	}
 

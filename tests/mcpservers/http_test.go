@@ -322,38 +322,11 @@ func checkSeedRefusals(t *testing.T, s *mcp.ClientSession, destructive string, d
 	}
 }
 
-// checkPluginsList runs `awf plugins list --format json` on the same declaration: each tool's
-// annotations and where they came from (server, or the user's override).
+// checkPluginsList runs `awf plugins list` on the same declaration: each tool's variant and
+// where its annotations came from (server, or the user's override).
 func checkPluginsList(t *testing.T, root string) {
 	t.Helper()
-	cmd := exec.Command(bins.AWF, "plugins", "list", "--format", "json", "--root", root)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("awf plugins list: %v\n%s", err, out)
-	}
-	var list struct {
-		Plugins []struct {
-			Name       string
-			State      string
-			Error      string
-			Operations []struct {
-				Name            string
-				Tool            string
-				CallWith        string          `json:"call_with"`
-				Annotations     json.RawMessage `json:"annotations"`
-				AnnotationsFrom string          `json:"annotations_from"`
-			}
-		}
-	}
-	err = json.Unmarshal(out, &list)
-	rows := list.Plugins
-	if err != nil || len(rows) != 1 || rows[0].Error != "" {
-		t.Fatalf("awf plugins list: %v\n%s", err, out)
-	}
-	got := map[string]string{}
-	for _, op := range rows[0].Operations {
-		got[op.Name] = op.AnnotationsFrom + " " + op.CallWith
-	}
+	got := pluginOps(t, root)
 	for name, want := range map[string]string{
 		"echo":                           "server read",
 		"get-tiny-image":                 "server read",
@@ -365,6 +338,34 @@ func checkPluginsList(t *testing.T, root string) {
 			t.Errorf("plugins list: %s is %q, want %q (all: %v)", name, got[name], want, got)
 		}
 	}
+}
+
+// pluginOps runs `awf plugins list --format json` in root and returns, for each operation of
+// its one plugin, "<annotations_from> <call_with>".
+func pluginOps(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out, err := exec.Command(bins.AWF, "plugins", "list", "--format", "json", "--root", root).Output()
+	if err != nil {
+		t.Fatalf("awf plugins list: %v\n%s", err, out)
+	}
+	var list struct {
+		Plugins []struct {
+			Error      string
+			Operations []struct {
+				Name            string
+				CallWith        string `json:"call_with"`
+				AnnotationsFrom string `json:"annotations_from"`
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &list); err != nil || len(list.Plugins) != 1 || list.Plugins[0].Error != "" {
+		t.Fatalf("awf plugins list: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	for _, op := range list.Plugins[0].Operations {
+		got[op.Name] = op.AnnotationsFrom + " " + op.CallWith
+	}
+	return got
 }
 
 // closeAndCheckGone ends the client's session and checks that mcp-serve exited and that no

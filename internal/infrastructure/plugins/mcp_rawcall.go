@@ -15,6 +15,8 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
+//lint:file-ignore SA1019 The log level rides on each request under the 2026-07-28 protocol (SEP-2575), deprecated by SEP-2577 but still what servers read.
+
 // A bridged call crosses awf twice, and on the way back the SDK's client decodes the server's
 // line three times (the JSON-RPC message, the result, each content block), each decode with a
 // fresh 32 KiB buffer, after which awf encoded every non-text block again for the agent. Over

@@ -59,7 +59,7 @@ func (m *mcpInstance) call(ctx context.Context, sess *mcp.ClientSession, conn *s
 
 // rawCall writes tools/call on conn and waits for the reading goroutine to hand over its
 // reply; when ctx ends first, the server is told with notifications/cancelled, as the SDK
-// would.
+// would, without waiting for the write.
 func rawCall(ctx context.Context, conn *stdioConn, name string, args json.RawMessage, token string) (tool.Result, error) {
 	id, reply, err := conn.raw.open()
 	if err != nil {
@@ -82,7 +82,11 @@ func rawCall(ctx context.Context, conn *stdioConn, name string, args json.RawMes
 	case <-ctx.Done():
 		conn.raw.close(id)
 		reason, _ := json.Marshal(ctx.Err().Error())
-		_ = conn.writeLine([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":` + string(reason) + "}}\n"))
+		// Off the caller's path: a server that stopped reading its stdin must not hold the
+		// cancelled call (the write ends with an error when the connection closes).
+		go func() {
+			_ = conn.writeLine([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":` + string(reason) + "}}\n"))
+		}()
 		return tool.Result{}, ctx.Err()
 	}
 }

@@ -39,7 +39,7 @@ func BenchmarkBridgedCallP50(b *testing.B) {
 		sess *mcp.ClientSession
 		call *mcp.CallToolParams
 		all  []time.Duration
-		cpu  time.Duration // mcp-serve's CPU time while this mode ran (not for direct)
+		cpu  time.Duration // mcp-serve's CPU time while this mode ran (for direct: idle awf, the floor)
 	}
 	modes := []*mode{
 		{name: "direct", sess: direct, call: &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "x"}}},

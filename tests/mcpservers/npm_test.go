@@ -20,7 +20,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/pluginadapter"
-	"github.com/awf-dev/awf/tests/testkit"
 )
 
 var binDir, installErr = install()
@@ -35,12 +34,7 @@ func install() (string, error) {
 
 func router(t *testing.T, manifest string, allow []tool.Variant, entries ...toolset.PluginTools) (*routing.Exposure, *plugins.Host) {
 	t.Helper()
-	if installErr != nil {
-		if os.Getenv("AWF_REQUIRE_MCP_SERVERS") == "1" {
-			t.Fatalf("MCP servers from npm not installed, and .ci/run requires them: %v", installErr)
-		}
-		testkit.Skipf(t, "MCP servers from npm not installed: %v", installErr)
-	}
+	requireServers(t)
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("TMPDIR", t.TempDir())
 	t.Setenv("ANTHROPIC_API_KEY", "sk-must-not-leak")

@@ -23,44 +23,93 @@ import (
 // straight to a server-everything of its own, and mcp-serve's activity file.
 func serveEverything(t *testing.T, opts *mcp.ClientOptions, expose ...string) (viaAWF, direct *mcp.ClientSession, activity string, wire *syncBuffer) {
 	t.Helper()
+	requireServers(t)
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("TMPDIR", t.TempDir())
+	s := serveAWF(t, fmt.Sprintf("plugins:\n  everything:\n    type: mcp\n    command: %s/mcp-server-everything\n", binDir),
+		map[string]any{"plugin_tools": []map[string]any{{"plugin": "everything", "expose": expose}}}, opts)
+	return s.session, connect(t, &mcp.CommandTransport{Command: exec.Command(binDir + "/mcp-server-everything")}, nil), s.activity, s.wire
+}
+
+// requireServers skips the test when the servers from npm are not installed, or fails it when
+// .ci/run installed them (AWF_REQUIRE_MCP_SERVERS=1) and they are still missing.
+func requireServers(t *testing.T) {
+	t.Helper()
 	if installErr != nil {
 		if os.Getenv("AWF_REQUIRE_MCP_SERVERS") == "1" {
 			t.Fatalf("MCP servers from npm not installed, and .ci/run requires them: %v", installErr)
 		}
 		testkit.Skipf(t, "MCP servers from npm not installed: %v", installErr)
 	}
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("TMPDIR", t.TempDir())
+}
+
+// awfServe is one running `awf mcp-serve` with a go-sdk client connected to it.
+type awfServe struct {
+	session  *mcp.ClientSession
+	cmd      *exec.Cmd // the mcp-serve process
+	activity string    // its activity file
+	log      string    // its log file
+	root     string    // its root_dir, where .awf/plugins.yaml lives
+	wire     *syncBuffer
+}
+
+// serveAWF writes plugins (the body of .awf/plugins.yaml) and an mcp-serve config of cfg over
+// the defaults, starts the real `awf mcp-serve` and connects the go-sdk client with opts. The
+// caller sets HOME and TMPDIR first; mcp-serve inherits them.
+func serveAWF(t *testing.T, plugins string, cfg map[string]any, opts *mcp.ClientOptions) *awfServe {
+	t.Helper()
 	state := t.TempDir()
 	file := filepath.Join(state, ".awf", "plugins.yaml")
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(file, []byte(fmt.Sprintf("plugins:\n  everything:\n    type: mcp\n    command: %s/mcp-server-everything\n", binDir)), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(plugins), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	activity = filepath.Join(state, "activity.jsonl")
-	cfg, _ := json.Marshal(map[string]any{
-		"root_dir": state, "activity_file": activity, "log_file": filepath.Join(state, "serve.log"), "run_id": "r", "step": "s",
-		"plugins_file": file, "plugin_tools": []map[string]any{{"plugin": "everything", "expose": expose}},
-	})
+	s := &awfServe{activity: filepath.Join(state, "activity.jsonl"), log: filepath.Join(state, "serve.log"), root: state, wire: &syncBuffer{}}
+	full := map[string]any{"root_dir": state, "activity_file": s.activity, "log_file": s.log, "run_id": "r", "step": "s", "plugins_file": file}
+	for k, v := range cfg {
+		full[k] = v
+	}
+	b, _ := json.Marshal(full)
 	cfgPath := filepath.Join(state, "config.json")
-	if err := os.WriteFile(cfgPath, cfg, 0o600); err != nil {
+	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	s.cmd = exec.Command(bins.AWF, "mcp-serve", "--config", cfgPath)
+	s.session = connect(t, &mcp.LoggingTransport{Transport: &mcp.CommandTransport{Command: s.cmd}, Writer: s.wire}, opts)
+	return s
+}
+
+// connect connects a go-sdk client over tr, closed at the end of the test.
+func connect(t *testing.T, tr mcp.Transport, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	connect := func(tr mcp.Transport, opts *mcp.ClientOptions) *mcp.ClientSession {
-		s, err := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, opts).Connect(ctx, tr, nil)
-		if err != nil {
-			t.Fatalf("connect: %v", err)
-		}
-		t.Cleanup(func() { _ = s.Close() })
-		return s
+	s, err := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, opts).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
 	}
-	wire = &syncBuffer{}
-	viaAWF = connect(&mcp.LoggingTransport{Transport: &mcp.CommandTransport{Command: exec.Command(bins.AWF, "mcp-serve", "--config", cfgPath)}, Writer: wire}, opts)
-	return viaAWF, connect(&mcp.CommandTransport{Command: exec.Command(binDir + "/mcp-server-everything")}, nil), activity, wire
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// records reads an activity file, one JSON object a line.
+func records(t *testing.T, file string) []map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("activity file: %v", err)
+	}
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("activity line %q: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // syncBuffer is a bytes.Buffer safe for the transport's logging goroutine and the test.
@@ -73,6 +122,13 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.Write(p)
+}
+
+// String returns everything written so far.
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // lines returns the messages read from mcp-serve so far, in wire order.

@@ -35,6 +35,7 @@ type mcpInstance struct {
 
 	mu       sync.Mutex
 	sess     *mcp.ClientSession
+	conn     *stdioConn // sess's connection over stdio, for the calls awf writes itself; nil over HTTP
 	cmd      *exec.Cmd
 	ops      []ports.PluginOperation
 	pins     map[string]ToolPin // by server tool name, as listed at start
@@ -103,6 +104,9 @@ func (m *mcpInstance) startLocked(parent context.Context) error {
 	sess, err := client.Connect(ctx, transport, nil)
 	if err == nil {
 		m.sess = sess
+		if st, ok := transport.(*stdioTransport); ok {
+			m.conn = st.conn
+		}
 		m.askForLogs(ctx)
 		err = m.listLocked(ctx)
 	}
@@ -208,16 +212,18 @@ func (m *mcpInstance) execute(ctx context.Context, name string, args json.RawMes
 			return tool.Result{}, err
 		}
 	}
-	sess := m.sess
+	sess, conn, failed := m.sess, m.conn, m.failures > 0
 	m.mu.Unlock()
-	res, err := m.call(ctx, sess, name, args)
+	res, err := m.call(ctx, sess, conn, name, args)
 	if err != nil {
 		return tool.Result{}, err
 	}
-	m.mu.Lock()
-	m.failures = 0 // the server works: a later crash starts a new count
-	m.mu.Unlock()
-	return fromCallResult(res), nil
+	if failed {
+		m.mu.Lock()
+		m.failures = 0 // the server works: a later crash starts a new count
+		m.mu.Unlock()
+	}
+	return res, nil
 }
 
 // recheckLocked lists the tools again after notifications/tools/list_changed and refuses a
@@ -258,7 +264,7 @@ func (m *mcpInstance) stopLocked() {
 	if m.cmd != nil && m.cmd.Process != nil {
 		killGroup(m.cmd.Process.Pid)
 	}
-	m.sess, m.cmd = nil, nil
+	m.sess, m.conn, m.cmd = nil, nil, nil
 }
 
 func (m *mcpInstance) stop() {

@@ -36,6 +36,8 @@ type stdioTransport struct {
 	progress *progressRoutes
 	// terminate is how long Close waits after closing stdin, and again after SIGTERM.
 	terminate time.Duration
+	// conn is the connection Connect made, for the calls awf sends itself (rawCalls).
+	conn *stdioConn
 }
 
 // Connect starts the server.
@@ -53,6 +55,7 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	c := &stdioConn{t: t, stdin: stdin, r: bufio.NewReaderSize(stdout, 64<<10), exited: make(chan struct{})}
 	go func() { c.waitErr = t.cmd.Wait(); close(c.exited) }()
+	t.conn = c
 	return c, nil
 }
 
@@ -66,6 +69,9 @@ type stdioConn struct {
 	once    sync.Once
 	exited  chan struct{}
 	waitErr error
+	// raw holds the tools/call requests awf wrote itself; the reading goroutine hands their
+	// replies over before the SDK would see them.
+	raw rawCalls
 }
 
 // Read returns the next message. Close unblocks it: the server's stdout reaches EOF when it exits.
@@ -73,10 +79,11 @@ func (c *stdioConn) Read(context.Context) (jsonrpc.Message, error) {
 	for {
 		line, err := c.readLine()
 		if err != nil {
+			c.raw.fail(fmt.Errorf("%w: %w", mcp.ErrConnectionClosed, err))
 			return nil, err
 		}
 		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
+		if len(line) == 0 || c.raw.take(line) {
 			continue
 		}
 		msg, derr := jsonrpc.DecodeMessage(line)
@@ -125,13 +132,21 @@ func truncateLine(b []byte) []byte {
 
 // Write sends one message as one line.
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && !c.raw.learned.Load() {
+		c.raw.learn(req)
+	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
+	return c.writeLine(append(b, '\n'))
+}
+
+// writeLine writes one complete message line, newline included.
+func (c *stdioConn) writeLine(line []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err = c.stdin.Write(append(b, '\n'))
+	_, err := c.stdin.Write(line)
 	return err
 }
 
@@ -139,6 +154,7 @@ func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
 // each after the terminate wait. The caller kills what is left of the process group.
 func (c *stdioConn) Close() error {
 	c.once.Do(func() {
+		c.raw.fail(mcp.ErrConnectionClosed)
 		_ = c.stdin.Close()
 		if c.wait() {
 			return

@@ -39,8 +39,18 @@ func (c confiner) escaped(err error, path string) error {
 
 // stat follows symlinks that stay inside the root. os.Root refuses every absolute symlink, even
 // one that points back inside the root, so on a refusal the path is resolved once more and the
-// resolved path (which os.Root walks again) is used.
+// resolved path (which os.Root walks again) is used. On Linux openat2 answers first
+// (rootfs_beneath_linux.go); whatever it cannot answer takes the os.Root path.
 func (c confiner) stat(path string) (fs.FileInfo, error) {
+	rel := c.rel(path)
+	if fi, ok := c.at.stat(rel, filepath.Base(rel), false); ok {
+		return fi, nil
+	}
+	return c.statRoot(path)
+}
+
+// statRoot is stat through os.Root alone.
+func (c confiner) statRoot(path string) (fs.FileInfo, error) {
 	fi, err := c.fs.Stat(c.rel(path))
 	if err = c.escaped(err, path); errors.As(err, new(*outsideError)) {
 		real, rerr := c.resolve(path)
@@ -55,16 +65,30 @@ func (c confiner) stat(path string) (fs.FileInfo, error) {
 
 // lstat does not follow a final symlink.
 func (c confiner) lstat(path string) (fs.FileInfo, error) {
-	fi, err := c.fs.Lstat(c.rel(path))
+	rel := c.rel(path)
+	if fi, ok := c.at.stat(rel, filepath.Base(rel), true); ok {
+		return fi, nil
+	}
+	fi, err := c.fs.Lstat(rel)
 	return fi, c.escaped(err, path)
 }
 
 // openRegular opens path for reading only if it is a regular file inside the root. Stat comes
 // first so that a FIFO, device or socket is refused without ever being opened (DESIGN §10: a
 // FIFO read hung forever); O_NONBLOCK covers the race where the path is swapped for a FIFO
-// between Stat and open, and the Fstat after open confirms what was really opened.
+// between Stat and open, and the Fstat after open confirms what was really opened. On Linux the
+// same steps go through openat2 first (rootfs_beneath_linux.go says why); whatever that path
+// cannot answer is redone here through os.Root, for the same result and message.
 func (c confiner) openRegular(path string) (*os.File, error) {
-	fi, err := c.stat(path)
+	if f, ok, err := c.at.openRegular(c.rel(path), path); ok {
+		return f, err
+	}
+	return c.openRegularRoot(path)
+}
+
+// openRegularRoot is openRegular through os.Root alone.
+func (c confiner) openRegularRoot(path string) (*os.File, error) {
+	fi, err := c.statRoot(path)
 	if err != nil {
 		var out *outsideError
 		switch {

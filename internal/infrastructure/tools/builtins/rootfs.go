@@ -3,6 +3,7 @@ package builtins
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +16,13 @@ import (
 // the root's descriptor, so a symlink swapped in between confiner.resolve and the open cannot
 // lead outside the root (the lexical and symlink checks of resolve stay for their clear
 // messages; os.Root is what makes them race-free).
+
+// regularFile is an open regular file as the file tools use it: an *os.File from the os.Root
+// path, a beneathFile from the openat2 path on Linux.
+type regularFile interface {
+	io.ReadCloser
+	Stat() (fs.FileInfo, error)
+}
 
 // rel maps a path inside the root (as resolve returns it) to the name os.Root takes.
 func (c confiner) rel(abs string) string {
@@ -79,7 +87,7 @@ func (c confiner) lstat(path string) (fs.FileInfo, error) {
 // between Stat and open, and the Fstat after open confirms what was really opened. On Linux the
 // same steps go through openat2 first (rootfs_beneath_linux.go says why); whatever that path
 // cannot answer is redone here through os.Root, for the same result and message.
-func (c confiner) openRegular(path string) (*os.File, error) {
+func (c confiner) openRegular(path string) (regularFile, error) {
 	if f, ok, err := c.at.openRegular(c.rel(path), path); ok {
 		return f, err
 	}
@@ -145,7 +153,7 @@ func (c confiner) lexical(p string) (string, bool, error) {
 // names. When os.Root refuses the lexical path (an absolute symlink, which os.Root never
 // follows, or a link out of the root), the path is resolved as before and tried once more, so
 // the message for a real escape is the usual "outside the allowed root".
-func (c confiner) openForRead(p string) (*os.File, string, error) {
+func (c confiner) openForRead(p string) (regularFile, string, error) {
 	path, fast, err := c.lexical(p)
 	if err != nil {
 		return nil, "", err

@@ -2,10 +2,7 @@
 
 package builtins
 
-import (
-	"io/fs"
-	"os"
-)
+import "io/fs"
 
 // beneathDir has no openat2 outside Linux: the confiner uses os.Root for everything
 // (rootfs_beneath_linux.go says why Linux does not).
@@ -17,4 +14,4 @@ func (b *beneathDir) close() {}
 
 func (b *beneathDir) stat(string, string, bool) (fs.FileInfo, bool) { return nil, false }
 
-func (b *beneathDir) openRegular(string, string) (*os.File, bool, error) { return nil, false, nil }
+func (b *beneathDir) openRegular(string, string) (regularFile, bool, error) { return nil, false, nil }

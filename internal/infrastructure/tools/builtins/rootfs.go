@@ -15,7 +15,10 @@ import (
 // on the resolved root at New (issue 12): the kernel then resolves each path component below
 // the root's descriptor, so a symlink swapped in between confiner.resolve and the open cannot
 // lead outside the root (the lexical and symlink checks of resolve stay for their clear
-// messages; os.Root is what makes them race-free).
+// messages; os.Root is what makes them race-free). The one exception is on Linux: stat, lstat
+// and the open of a regular file for reading (Read, Edit, .gitignore) are first tried with
+// openat2(RESOLVE_BENEATH), the same confinement in one system call instead of os.Root's walk
+// of a component at a time (rootfs_beneath_linux.go has the reasons and the numbers).
 
 // regularFile is an open regular file as the file tools use it: an *os.File from the os.Root
 // path, a beneathFile from the openat2 path on Linux.

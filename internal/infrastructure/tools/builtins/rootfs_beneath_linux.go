@@ -4,8 +4,8 @@ package builtins
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -33,53 +33,60 @@ const beneathResolve = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 
 // beneathDir is the root opened with O_PATH, for openat2 lookups below it.
 type beneathDir struct {
-	// dir owns the descriptor. Every lookup runs inside conn.Control, which holds a reference on
-	// it, so Close cannot free the number (for another open to reuse) while a lookup uses it.
-	dir  *os.File
-	conn syscall.RawConn
+	// mu is held shared by every lookup and exclusively by close, so that the descriptor is
+	// never closed (and its number reused by another open) while a lookup starts from it.
+	mu sync.RWMutex
+	fd int // -1 once closed
 }
 
 // openBeneathDir opens root for openat2 lookups, or returns nil when openat2 cannot be used
 // here (an old kernel: ENOSYS; a seccomp filter: EPERM or ENOSYS; anything else unexpected),
-// so that the confiner keeps to os.Root.
+// so that the confiner keeps to os.Root. The probe also checks that the kernel refuses `..`
+// from the root, the refusal everything here rests on.
 func openBeneathDir(root string) *beneathDir {
 	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
 	}
-	probe, err := unix.Openat2(fd, ".", &unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: beneathResolve})
+	b := &beneathDir{fd: fd}
+	probe, err := b.open(".", unix.O_PATH)
 	if err != nil {
-		unix.Close(fd)
+		b.close()
 		return nil
 	}
 	unix.Close(probe)
-	dir := os.NewFile(uintptr(fd), root)
-	conn, err := dir.SyscallConn()
-	if err != nil {
-		dir.Close()
+	if up, err := b.open("..", unix.O_PATH); err != unix.EXDEV {
+		if err == nil {
+			unix.Close(up)
+		}
+		b.close()
 		return nil
 	}
-	return &beneathDir{dir: dir, conn: conn}
+	return b
 }
 
 // close releases the root's descriptor once no lookup uses it. b may be nil.
 func (b *beneathDir) close() {
-	if b != nil {
-		_ = b.dir.Close()
+	if b == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.fd >= 0 {
+		_ = unix.Close(b.fd)
+		b.fd = -1
 	}
 }
 
 // open looks rel up below the root with openat2 and opens it with flags (O_CLOEXEC is added).
 func (b *beneathDir) open(rel string, flags uint64) (int, error) {
-	fd, err := -1, error(nil)
 	how := unix.OpenHow{Flags: flags | unix.O_CLOEXEC, Resolve: beneathResolve}
-	cerr := b.conn.Control(func(dir uintptr) {
-		fd, err = unix.Openat2(int(dir), rel, &how)
-	})
-	if cerr != nil {
-		return -1, cerr
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.fd < 0 {
+		return -1, unix.EBADF
 	}
-	return fd, err
+	return unix.Openat2(b.fd, rel, &how)
 }
 
 // stat is confiner.stat (follow) or confiner.lstat (nofollow) through openat2: an O_PATH open,

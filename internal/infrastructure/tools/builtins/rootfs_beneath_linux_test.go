@@ -4,6 +4,7 @@ package builtins
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -22,7 +23,7 @@ import (
 // confiners on it: one through openat2 (as New sets it up on Linux) and one through os.Root
 // alone (the fallback, forced on by leaving at nil).
 type beneathFixture struct {
-	root, outside string
+	root, outside  string
 	beneath, root2 confiner
 }
 
@@ -315,16 +316,53 @@ func TestProviderFallsBackToOSRoot(t *testing.T) {
 	}
 }
 
-// TestBeneathCloseWhileInUse checks that lookups after the provider's Close fail cleanly (they
-// fall to os.Root, also closed) rather than using a descriptor number reused by another open.
+// TestBeneathCloseWhileInUse checks that closing the root's descriptor while lookups run (the
+// provider's Close with calls in flight) leaves every lookup either done on the root or refused
+// with EBADF, never started from a closed (or reused) descriptor number, and that lookups after
+// the close hand over to os.Root.
 func TestBeneathCloseWhileInUse(t *testing.T) {
 	fx := newBeneathFixture(t)
 	at := openBeneathDir(fx.root)
+	want := new(syscall.Stat_t)
+	if err := syscall.Stat(filepath.Join(fx.root, "a/b/f.txt"), want); err != nil {
+		t.Fatal(err)
+	}
+	start := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			<-start
+			for {
+				fd, err := at.open("a/b/f.txt", unix.O_PATH)
+				if err != nil {
+					if errors.Is(err, unix.EBADF) {
+						errs <- nil
+					} else {
+						errs <- err
+					}
+					return
+				}
+				var st syscall.Stat_t
+				err = syscall.Fstat(fd, &st)
+				unix.Close(fd)
+				if err != nil || st.Ino != want.Ino || st.Dev != want.Dev {
+					errs <- fmt.Errorf("a lookup opened something else: %v %+v", err, st)
+					return
+				}
+			}
+		}()
+	}
+	close(start)
 	at.close()
-	if _, err := at.open("a/b/f.txt", unix.O_PATH); err == nil {
-		t.Fatal("a lookup after close succeeded")
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
 	}
 	if _, ok, _ := at.openRegular("a/b/f.txt", "x"); ok {
 		t.Fatal("openRegular after close did not hand over to os.Root")
+	}
+	if _, ok := at.stat("a/b/f.txt", "f.txt", false); ok {
+		t.Fatal("stat after close did not hand over to os.Root")
 	}
 }

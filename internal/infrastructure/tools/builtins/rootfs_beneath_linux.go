@@ -27,6 +27,12 @@ import (
 // inside the root (confiner.stat), are exactly those of the os.Root path; openat2 only makes the
 // common case fast. Kernels without openat2 (before 5.6) and seccomp filters that deny it are
 // found by one probe at New, and the provider then uses os.Root for everything.
+//
+// Measured on a loaded 2-vCPU Linux 6.18 VM with Go 1.26.8, p50 of rounds alternated within
+// each benchmark: BenchmarkReadConfinement, a whole small Read, 34 µs through openat2, 35 µs
+// unconfined (ratio 0.95-0.97: beneathFile saves the syscalls an *os.File costs), 62 µs through
+// os.Root (1.77); BenchmarkConfinedOpen, the open and read alone, 15.0 µs through openat2 against
+// 14.7 µs for a plain os.Open and 39 µs for os.Root's openRegular.
 
 // beneathResolve confines an openat2 lookup to the directory it starts from.
 const beneathResolve = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS

@@ -17,6 +17,9 @@ import (
 type confiner struct {
 	root string   // absolute, symlinks resolved, clean
 	fs   *os.Root // opened on root: every open goes through it (rootfs.go)
+	// at is the root for openat2 lookups, the fast path of stat, lstat and openRegular on
+	// Linux (rootfs_beneath_linux.go); nil where openat2 cannot be used, and then fs does all.
+	at *beneathDir
 }
 
 // outsideError says a path resolves outside the root.

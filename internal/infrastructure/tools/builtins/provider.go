@@ -99,7 +99,7 @@ func New(opts Options) (*Provider, error) {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	return &Provider{
-		root:      confiner{root: real, fs: fsys},
+		root:      confiner{root: real, fs: fsys, at: openBeneathDir(real)},
 		protected: resolveAll(withHelper(opts.Protected, sbx.helperPath())),
 		sbx:       sbx,
 		env:       append([]string(nil), env...),
@@ -171,6 +171,7 @@ func (p *Provider) Close() error {
 	if first {
 		// Calls in flight may still hold the root: they fail cleanly on a closed root.
 		_ = p.root.fs.Close()
+		p.root.at.close()
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ func TestWalkClosesEveryDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A leak shows as more descriptors after than before; fewer happens when something of an
+	// earlier test (a pipe, a pidfd) closes meanwhile, and is no leak.
 	before := openFDs(t)
 	for _, stopAfter := range []int64{0, 1, 7, 40, 1 << 30} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -64,7 +66,7 @@ func TestWalkClosesEveryDirectory(t *testing.T) {
 		if stopAfter == 1<<30 && (err != nil || seen.Load() != 150) {
 			t.Fatalf("full walk: err %v, %d files, want 150", err, seen.Load())
 		}
-		if got := openFDs(t); got != before {
+		if got := openFDs(t); got > before {
 			t.Fatalf("stop after %d: %d descriptors open after the walk, %d before", stopAfter, got, before)
 		}
 	}
@@ -73,7 +75,7 @@ func TestWalkClosesEveryDirectory(t *testing.T) {
 	if err == nil {
 		t.Fatal("a panicking visit returned no error")
 	}
-	if got := openFDs(t); got != before {
+	if got := openFDs(t); got > before {
 		t.Fatalf("after a panic: %d descriptors open, %d before", got, before)
 	}
 }

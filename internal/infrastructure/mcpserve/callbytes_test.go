@@ -61,7 +61,7 @@ func (pinProvider) CallTool(_ context.Context, name string, args json.RawMessage
 	case name == "Bash":
 		return tool.Result{Content: []tool.Content{{Type: "text", Text: "done"},
 			{Type: "image", Raw: json.RawMessage(`{"type":"image","data":"aGVsbG8=","mimeType":"image/png"}`)}},
-			Structured: json.RawMessage(`{"exit":0}`),
+			Structured:  json.RawMessage(`{"exit":0}`),
 			Confinement: &tool.Confinement{Enforced: true, ABI: 4, Policy: "write", Network: false, Reason: "x"}}, nil
 	}
 	return tool.Text("text of " + name), nil

@@ -141,11 +141,11 @@ func scripts() map[string][]string {
 	return map[string][]string{
 		"legacy": append(append([]string{pre[0], legacyInit, initialized}, callLines("")...),
 			`{"jsonrpc":"2.0","id":200,"method":"tools/list","params":{}}`, `{"jsonrpc":"2.0","id":201,"method":"ping"}`),
-		"legacy-2025-11-25": append([]string{strings.Replace(legacyInit, "2025-06-18", "2025-11-25", 1), initialized}, callLines("")...),
-		"modern":            append([]string{discover}, callLines(modernMeta)...),
+		"legacy-2025-11-25":  append([]string{strings.Replace(legacyInit, "2025-06-18", "2025-11-25", 1), initialized}, callLines("")...),
+		"modern":             append([]string{discover}, callLines(modernMeta)...),
 		"modern-no-discover": append([]string{pre[1]}, callLines(modernMeta)...),
-		"modern-other-meta": append([]string{discover}, callLines(strings.Replace(modernMeta, `"name":"b"`, `"name":"c"`, 1))...),
-		"legacy-init-2026": append([]string{strings.Replace(legacyInit, "2025-06-18", "2026-07-28", 1), initialized}, callLines("")...),
+		"modern-other-meta":  append([]string{discover}, callLines(strings.Replace(modernMeta, `"name":"b"`, `"name":"c"`, 1))...),
+		"legacy-init-2026":   append([]string{strings.Replace(legacyInit, "2025-06-18", "2026-07-28", 1), initialized}, callLines("")...),
 	}
 }
 

@@ -243,3 +243,34 @@ func checkGolden(t *testing.T, name string, got []byte) {
 		}
 	}
 }
+
+// BenchmarkStepRouterCall is one Read through the exposure and router as a step's mcp-serve
+// wires them (the log file through the redacting encoder, the activity file, a redactor over
+// the environment, no span exporter), with a provider that answers at once: the router's own
+// per-call bookkeeping.
+func BenchmarkStepRouterCall(b *testing.B) {
+	dir := b.TempDir()
+	red := redact.New(os.Environ())
+	logger, closeLog, err := logging.New(logging.Options{File: filepath.Join(dir, "awf.log"), Redactor: red})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = closeLog() }()
+	router, err := routing.NewRouter(context.Background(), routing.Options{
+		Logger: logger, RunID: "bench", Step: "agent", Redactor: red,
+		Activity: &activitylog.Appender{Store: activitylog.FileStore{Path: filepath.Join(dir, "activity.jsonl"), Logger: logger, Redactor: red}},
+	}, pinProvider{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = router.Close() }()
+	e := routing.NewExposure(router, routing.IntentSettings{Strict: true})
+	args := json.RawMessage(`{"file_path":"/tmp/awf-bench/root/file4k.txt"}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := e.CallTool(ctx, "Read", args); res.IsError {
+			b.Fatal(res.JoinedText())
+		}
+	}
+}

@@ -222,15 +222,26 @@ func transcriptServer(t *testing.T, fallback bool) *Server {
 	return srv
 }
 
+// directCalls is how many calls of each script the direct path runs.
+var directCalls = map[string]int64{
+	"legacy": 25, "legacy-2025-11-25": 25, "legacy-init-2026": 25,
+	"modern": 25, "modern-no-discover": 25, "modern-other-meta": 24, // the first call with a new _meta goes to the SDK
+}
+
 func TestTranscripts(t *testing.T) {
 	for name, lines := range scripts() {
-		for _, fallback := range []bool{false, true} {
-			golden := name
-			if fallback {
-				golden += "-fallback"
+		for _, variant := range []string{"", "-fallback", "-sdk-only"} {
+			golden := name + variant
+			if variant == "-sdk-only" {
+				golden = name
 			}
-			t.Run(golden, func(t *testing.T) {
-				got := runScript(t, transcriptServer(t, fallback), lines)
+			t.Run(name+variant, func(t *testing.T) {
+				srv := transcriptServer(t, variant == "-fallback")
+				srv.noDirect = variant == "-sdk-only"
+				got := runScript(t, srv, lines)
+				if want := directCalls[name]; variant != "-sdk-only" && srv.directCalls.Load() != want {
+					t.Errorf("%d calls took the direct path, want %d", srv.directCalls.Load(), want)
+				}
 				path := filepath.Join("testdata", "transcript-"+golden+".golden")
 				if os.Getenv("AWF_WRITE_GOLDEN") == "1" {
 					if err := os.MkdirAll("testdata", 0o755); err != nil {

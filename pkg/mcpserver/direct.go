@@ -48,10 +48,13 @@ type direct struct {
 	// whether they select the 2026-07-28 protocol for the request.
 	goodMeta map[string]bool
 	wg       sync.WaitGroup
+	// idle hands a call to a worker waiting for one (see work).
+	idle chan directJob
 }
 
 func newDirect(ctx context.Context, srv *Server) *direct {
-	d := &direct{srv: srv, calls: map[jsonrpc.ID]context.CancelCauseFunc{}, forwarded: map[jsonrpc.ID]forwardedCall{}, goodMeta: map[string]bool{}}
+	d := &direct{srv: srv, calls: map[jsonrpc.ID]context.CancelCauseFunc{}, forwarded: map[jsonrpc.ID]forwardedCall{}, goodMeta: map[string]bool{},
+		idle: make(chan directJob)}
 	d.ctx, d.cancel = context.WithCancelCause(ctx)
 	return d
 }
@@ -103,10 +106,37 @@ func (d *direct) take(req *jsonrpc.Request, write func(*jsonrpc.Response)) bool 
 	d.calls[req.ID] = cancel
 	d.wg.Add(1)
 	d.mu.Unlock()
-	sessionFormat := init.ProtocolVersion >= protocolVersion20260728
 	d.srv.directCalls.Add(1)
-	go d.run(ctx, cancel, call, sessionFormat, write)
+	job := directJob{ctx: ctx, cancel: cancel, call: call, sessionFormat: init.ProtocolVersion >= protocolVersion20260728, write: write}
+	select {
+	case d.idle <- job:
+	default:
+		go d.work(job)
+	}
 	return true
+}
+
+// directJob is one call handed to a worker.
+type directJob struct {
+	ctx           context.Context
+	cancel        context.CancelCauseFunc
+	call          directCall
+	sessionFormat bool
+	write         func(*jsonrpc.Response)
+}
+
+// work runs job, then waits for the next one until the connection ends. Keeping the workers
+// keeps their stacks: a fresh goroutine per call grows its stack through the handler's deep
+// calls every time (runtime.copystack was an eighth of the server's CPU per call).
+func (d *direct) work(job directJob) {
+	for {
+		d.run(job.ctx, job.cancel, job.call, job.sessionFormat, job.write)
+		select {
+		case job = <-d.idle:
+		case <-d.ctx.Done():
+			return
+		}
+	}
 }
 
 // protocolVersion20260728 is the first protocol version with per-request _meta and result

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // MinRun is the shortest run of a secret value that is masked, in bytes.
@@ -194,6 +195,11 @@ func (r *Redactor) String(s string) string {
 	if len(spans) == 0 {
 		return s
 	}
+	return masked(s, spans)
+}
+
+// masked returns s with spans replaced by their masks.
+func masked(s string, spans []span) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := 0
@@ -206,16 +212,18 @@ func (r *Redactor) String(s string) string {
 	return b.String()
 }
 
-// Bytes is String for a byte slice; it returns b itself when nothing is masked.
+// Bytes is String for a byte slice; it returns b itself when nothing is masked. b is read
+// in place, not copied: it must not change while Bytes runs.
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil || len(b) == 0 {
 		return b
 	}
-	s := string(b)
-	if out := r.String(s); out != s {
-		return []byte(out)
+	s := unsafe.String(unsafe.SliceData(b), len(b)) // only read, and not kept past this call
+	spans := r.find(s)
+	if len(spans) == 0 {
+		return b
 	}
-	return b
+	return []byte(masked(s, spans))
 }
 
 // Value returns a copy of a decoded JSON value (or any tree of maps, slices and strings) with

@@ -226,11 +226,12 @@ func (r *Redactor) Bytes(b []byte) []byte {
 	return []byte(masked(s, spans))
 }
 
-// Value returns a copy of a decoded JSON value (or any tree of maps, slices and strings) with
-// every string masked, map keys included. Other values are returned as they are; the input is
-// never modified.
+// Value returns a decoded JSON value (or any tree of maps, slices and strings) with every string
+// masked, map keys included: v itself when nothing in it needs masking (the common case, which
+// then costs no copy), otherwise a copy, in which the parts that need nothing may be shared
+// with v. Other values are returned as they are; the input is never modified.
 func (r *Redactor) Value(v any) any {
-	if r == nil {
+	if r == nil || r.clean(v) {
 		return v
 	}
 	switch val := v.(type) {
@@ -255,9 +256,10 @@ func (r *Redactor) Value(v any) any {
 	}
 }
 
-// Map is Value for an object such as a tool call's arguments; nil stays nil.
+// Map is Value for an object such as a tool call's arguments; nil stays nil, and m itself is
+// returned when nothing in it needs masking.
 func (r *Redactor) Map(m map[string]any) map[string]any {
-	if r == nil || m == nil {
+	if r == nil || m == nil || r.clean(m) {
 		return m
 	}
 	out := make(map[string]any, len(m))
@@ -265,4 +267,31 @@ func (r *Redactor) Map(m map[string]any) map[string]any {
 		out[r.String(k)] = r.Value(e)
 	}
 	return out
+}
+
+// clean reports whether nothing in v (a tree as Value takes) needs masking.
+func (r *Redactor) clean(v any) bool {
+	switch val := v.(type) {
+	case string:
+		return len(r.find(val)) == 0
+	case map[string]any:
+		for k, e := range val {
+			if !r.clean(k) || !r.clean(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range val {
+			if !r.clean(e) {
+				return false
+			}
+		}
+	case []string:
+		for _, e := range val {
+			if len(r.find(e)) != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/toolset"
@@ -79,34 +83,69 @@ const modernMeta = `"_meta":{"io.modelcontextprotocol/clientCapabilities":{"root
 // as the go-sdk client does) and one that initialized with 2025-06-18. The client is raw, so
 // allocs/op and B/op are the server's; cpu-µs/op is the process's CPU per call (server and this
 // thin client).
+//
+// The floor sub-benchmarks run the same client against a bare go-sdk server whose tool returns
+// the same 4,544 bytes without touching the disk (tests/bench's floor, in-process), so each pair
+// of lines is a side-by-side ratio.
 func BenchmarkServeReadRaw(b *testing.B) {
 	for _, proto := range []string{"2026", "2025"} {
 		for _, inFlight := range []int{1, 8} {
-			b.Run(proto+"/c"+strconv.Itoa(inFlight), func(b *testing.B) { benchServeRaw(b, proto == "2026", inFlight) })
+			for _, server := range []string{"awf", "floor"} {
+				b.Run(server+"/"+proto+"/c"+strconv.Itoa(inFlight), func(b *testing.B) { benchServeRaw(b, server == "floor", proto == "2026", inFlight) })
+			}
 		}
 	}
 }
 
-func benchServeRaw(b *testing.B, modern bool, inFlight int) {
-	defer debug.SetGCPercent(debug.SetGCPercent(300))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(20 << 20))
-	dir := b.TempDir()
-	file := filepath.Join(dir, "f.txt")
-	_ = os.WriteFile(file, []byte(strings.Repeat(strings.Repeat("y", 63)+"\n", 64)), 0o644)
-	red := redact.New(os.Environ())
-	logger, closeLog, err := logging.New(logging.Options{Console: io.Discard, File: filepath.Join(dir, "awf.log"), Redactor: red})
-	if err != nil {
-		b.Fatal(err)
+// floorBlob is what the floor returns: the text awf's Read returns for the 4 KiB file.
+var floorBlob = func() string {
+	var sb strings.Builder
+	for i := 1; i <= 64; i++ {
+		sb.WriteString(fmt.Sprintf("%6d\t%s\n", i, strings.Repeat("y", 63)))
 	}
-	defer func() { _ = closeLog() }()
-	spec := toolset.Spec{Root: dir, Builtins: true, Intent: toolset.DefaultIntent(), ActivityFile: filepath.Join(dir, "activity.jsonl"),
-		LogFile: filepath.Join(dir, "awf.log"), RunID: "bench", Step: "agent"}
+	return sb.String()
+}()
+
+func serveFloor(ctx context.Context, r io.Reader, w io.WriteCloser) {
+	s := mcp.NewServer(&mcp.Implementation{Name: "floor", Version: "1"}, nil)
+	s.AddTool(&mcp.Tool{Name: "Read", InputSchema: json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string"}}}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in struct {
+				FilePath string `json:"file_path"`
+			}
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: floorBlob}}}, nil
+		})
+	_ = s.Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: w})
+}
+
+func benchServeRaw(b *testing.B, floor, modern bool, inFlight int) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan struct{})
-	go func() { _ = Serve(ctx, spec, Deps{Logger: logger, Redactor: red}, inR, outW); close(served) }()
-	defer func() { cancel(); _ = inW.Close(); <-served }()
+	dir := b.TempDir()
+	file := filepath.Join(dir, "f.txt")
+	_ = os.WriteFile(file, []byte(strings.Repeat(strings.Repeat("y", 63)+"\n", 64)), 0o644)
+	if floor {
+		go func() { serveFloor(ctx, inR, outW); close(served) }()
+	} else {
+		// What the serve command sets (cmd/internal/servecmd).
+		defer debug.SetGCPercent(debug.SetGCPercent(300))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(20 << 20))
+		red := redact.New(os.Environ())
+		logger, closeLog, err := logging.New(logging.Options{Console: io.Discard, File: filepath.Join(dir, "awf.log"), Redactor: red})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer func() { _ = closeLog() }()
+		spec := toolset.Spec{Root: dir, Builtins: true, Intent: toolset.DefaultIntent(), ActivityFile: filepath.Join(dir, "activity.jsonl"),
+			LogFile: filepath.Join(dir, "awf.log"), RunID: "bench", Step: "agent"}
+		go func() { _ = Serve(ctx, spec, Deps{Logger: logger, Redactor: red}, inR, outW); close(served) }()
+	}
+	defer func() { cancel(); _ = inW.Close(); _ = outR.Close(); <-served }()
 	c := &rawClient{w: inW, wait: map[int64]chan int{}}
 	go c.readLoop(outR)
 

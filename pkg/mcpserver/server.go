@@ -184,6 +184,12 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // a reader blocked in r.Read after cancellation stays blocked until r
 // returns, and then exits without handling what it read.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	if r == io.Reader(os.Stdin) {
+		if in, ok := pollableStdin(); ok {
+			defer func() { _ = in.Close() }()
+			r = in
+		}
+	}
 	d := newDirect(ctx, s)
 	defer d.stop(io.EOF)
 	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger, d)

@@ -156,13 +156,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return nil
 }
 
-// writeDirect writes the answer of a call run on the direct path, as Write does for the SDK's.
-func (c *conn) writeDirect(resp *jsonrpc.Response) {
-	line, err := encodeLine(resp)
-	if err != nil {
-		c.logger.Error("mcpserver: encoding an answer", "error", err)
-		return
-	}
+// writeDirect writes the answer line of a call run on the direct path, as Write does for the
+// SDK's answers.
+func (c *conn) writeDirect(line []byte) {
 	if err := c.out.writeLine(line); err != nil {
 		c.end(fmt.Errorf("writing to the client: %w", err))
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -70,7 +71,7 @@ type directCall struct {
 
 // take runs req on the direct path when it can, and reports whether it did. A request it does
 // not take must go to the SDK, after forwarded.
-func (d *direct) take(req *jsonrpc.Request, write func(*jsonrpc.Response)) bool {
+func (d *direct) take(req *jsonrpc.Request, write func([]byte)) bool {
 	if !req.IsCall() {
 		return false
 	}
@@ -122,7 +123,7 @@ type directJob struct {
 	cancel        context.CancelCauseFunc
 	call          directCall
 	sessionFormat bool
-	write         func(*jsonrpc.Response)
+	write         func([]byte) // writes one whole answer line
 }
 
 // work runs job, then waits for the next one until the connection ends. Keeping the workers
@@ -203,34 +204,73 @@ func (d *direct) parse(req *jsonrpc.Request) (directCall, bool) {
 
 // run calls the handler and writes its answer as the SDK would (ServerSession.handle, callTool
 // and jsonrpc2's processResult for a tools/call).
-func (d *direct) run(ctx context.Context, cancel context.CancelCauseFunc, call directCall, sessionFormat bool, write func(*jsonrpc.Response)) {
+func (d *direct) run(ctx context.Context, cancel context.CancelCauseFunc, call directCall, sessionFormat bool, write func([]byte)) {
 	defer d.wg.Done()
-	resp := &jsonrpc.Response{ID: call.id}
-	result, err := d.answer(ctx, call, sessionFormat)
-	if err != nil {
-		resp.Error = err
-	} else {
-		resp.Result = result
-	}
+	buf := answerBufs.Get().(*[]byte)
+	line := d.answerLine(ctx, (*buf)[:0], call, sessionFormat)
 	// As the SDK does, the id is free again before the answer is written.
 	d.mu.Lock()
 	delete(d.calls, call.id)
 	d.mu.Unlock()
-	write(resp)
+	if line != nil {
+		write(line)
+	}
 	cancel(nil)
+	if cap(line) <= maxPooledAnswer {
+		*buf = line[:0]
+		answerBufs.Put(buf)
+	}
 }
 
-func (d *direct) answer(ctx context.Context, call directCall, sessionFormat bool) (json.RawMessage, error) {
+// answerBufs hold answer lines between calls: a 4 KiB Read's answer is written from a buffer
+// the previous call used, not a new one (the line writer keeps nothing of what it writes).
+var answerBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
+
+// maxPooledAnswer is the largest answer buffer kept; a rare large answer is not held on to.
+const maxPooledAnswer = 256 << 10
+
+// answerLine runs the call and appends its answer line to dst (nil when it cannot be encoded,
+// when jsonrpc2 would write nothing either).
+func (d *direct) answerLine(ctx context.Context, dst []byte, call directCall, sessionFormat bool) []byte {
 	s := d.srv
 	s.inFlight.Add(1)
 	res, err := s.invoke(ctx, call.name, call.handler, call.args)
 	s.inFlight.Add(-1)
 	if err != nil {
-		return nil, rpcError(err)
+		return d.encode(&jsonrpc.Response{ID: call.id, Error: rpcError(err)})
 	}
 	if text, ok := plainText(res); ok {
-		return appendTextResult(nil, text, res != nil && res.IsError, call.newFormat, sessionFormat || call.newFormat, s.serverInfoMeta), nil
+		isError, resultType := res != nil && res.IsError, sessionFormat || call.newFormat
+		if id, ok := call.id.Raw().(int64); ok {
+			// What encodeResult writes around the result, written straight into the line.
+			dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+			dst = strconv.AppendInt(dst, id, 10)
+			dst = append(dst, `,"result":`...)
+			dst = appendTextResult(dst, text, isError, call.newFormat, resultType, s.serverInfoMeta)
+			return append(dst, '}', '\n')
+		}
+		return d.encode(&jsonrpc.Response{ID: call.id, Result: appendTextResult(nil, text, isError, call.newFormat, resultType, s.serverInfoMeta)})
 	}
+	result, err := d.sdkAnswer(call, res, sessionFormat)
+	if err != nil {
+		return d.encode(&jsonrpc.Response{ID: call.id, Error: err})
+	}
+	return d.encode(&jsonrpc.Response{ID: call.id, Result: result})
+}
+
+// encode renders resp as the SDK's answers are rendered (conn.Write's encodeLine).
+func (d *direct) encode(resp *jsonrpc.Response) []byte {
+	line, err := encodeLine(resp)
+	if err != nil {
+		d.srv.logger.Error("mcpserver: encoding an answer", "error", err)
+		return nil
+	}
+	return line
+}
+
+// sdkAnswer converts a result that is not plain text as the SDK's path does, and encodes it.
+func (d *direct) sdkAnswer(call directCall, res *Result, sessionFormat bool) (json.RawMessage, error) {
+	s := d.srv
 	out, err := sdkResult(call.name, res)
 	if err != nil {
 		return nil, err

@@ -286,3 +286,13 @@ func TestDirectPathServesTheSDKClient(t *testing.T) {
 		t.Fatalf("a call with a progress token: %v %v, %d direct calls", textOf(res), err, srv.directCalls.Load())
 	}
 }
+
+// BenchmarkAppendTextResult is the answer of a 4 KiB Read.
+func BenchmarkAppendTextResult(b *testing.B) {
+	text := []Content{{Type: "text", Text: strings.Repeat("     1\t"+strings.Repeat("y", 63)+"\n", 64)}}
+	buf := make([]byte, 0, 8<<10)
+	b.SetBytes(int64(len(text[0].Text)))
+	for b.Loop() {
+		buf = appendTextResult(buf[:0], text, false, true, true, []byte(`{}`))
+	}
+}

@@ -276,7 +276,7 @@ func (r *Redactor) clean(v any) bool {
 		return len(r.find(val)) == 0
 	case map[string]any:
 		for k, e := range val {
-			if !r.clean(k) || !r.clean(e) {
+			if len(r.find(k)) != 0 || !r.clean(e) {
 				return false
 			}
 		}

@@ -46,7 +46,7 @@ func TestAppendLineMatchesMarshal(t *testing.T) {
 		{ID: odd, Tool: odd, Error: odd, RunID: odd, Step: odd, Source: tool.Source(odd), Outcome: activity.Outcome(odd),
 			Intent: tool.Intent{Reason: odd, Warning: odd}, Time: time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC)},
 		{Arguments: map[string]any{}, Intent: tool.Intent{Decision: "allow"}},
-		{Arguments: map[string]any{"b": 1.0, "a": []any{nil, true, false, "x", 1e21, 1e-7, -0.0, 123456789.125, 1e20, 5e-324, math.MaxFloat64,
+		{Arguments: map[string]any{"b": 1.0, "a": []any{nil, true, false, "x", 1e21, 1e-7, math.Copysign(0, -1), 123456789.125, 1e20, 5e-324, math.MaxFloat64,
 			map[string]any{"z": []any{}, "y": map[string]any{}, odd: odd}}, "m": map[string]any(nil), "s": []any(nil), "": ""}},
 		{Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), DurationMS: 0.1},
 		{Time: time.Date(2026, 1, 2, 3, 4, 5, 120, time.UTC), DurationMS: 1e-9},

@@ -200,7 +200,7 @@ func TestCallBytesArePinned(t *testing.T) {
 		}
 		fmt.Fprintf(&spanText, "%s parent=%s status=%s %q\n", s.Name(), s.Parent().SpanID(), s.Status().Code, s.Status().Description)
 		for _, kv := range s.Attributes() {
-			fmt.Fprintf(&spanText, "  %s=%s:%q\n", kv.Key, kv.Value.Type(), kv.Value.Emit())
+			fmt.Fprintf(&spanText, "  %s=%s:%q\n", kv.Key, kv.Value.Type(), kv.Value.String())
 		}
 	}
 	checkGolden(t, "calls.log", logBytes)

@@ -3,6 +3,8 @@ package routing
 import (
 	"context"
 	"errors"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -56,5 +58,23 @@ func TestRecordContext(t *testing.T) {
 	waited.release()
 	if waited.timer == nil || waited.timer.Stop() {
 		t.Error("release left the timer running")
+	}
+}
+
+// Arguments without a long string are recorded as they are (no copy); with one, a truncated
+// copy is recorded and the validated arguments stay untouched.
+func TestTruncateArgsCopiesOnlyWhenItCuts(t *testing.T) {
+	short := map[string]any{"a": "x", "n": 1.0, "l": []any{"y", map[string]any{"z": true}}}
+	if got := truncateArgs(short); reflect.ValueOf(got).Pointer() != reflect.ValueOf(short).Pointer() {
+		t.Error("arguments without a long string were copied")
+	}
+	long := strings.Repeat("x", maxRecordedString+1)
+	in := map[string]any{"a": "x", "l": []any{map[string]any{"z": long}}}
+	got := truncateArgs(in)
+	if reflect.ValueOf(got).Pointer() == reflect.ValueOf(in).Pointer() || in["l"].([]any)[0].(map[string]any)["z"] != long {
+		t.Fatal("a long string was not cut in a copy")
+	}
+	if cut := got["l"].([]any)[0].(map[string]any)["z"].(string); !strings.HasSuffix(cut, "…[truncated 1 bytes]") {
+		t.Errorf("cut = %.40q…", cut)
 	}
 }

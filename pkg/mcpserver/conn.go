@@ -37,6 +37,7 @@ func (lw *lineWriter) writeLine(data []byte) error {
 type conn struct {
 	r      io.Reader
 	out    *lineWriter
+	direct *direct // tools/call beside the SDK; see direct.go
 	lines  *lineReader
 	limit  int
 	logger *slog.Logger
@@ -53,9 +54,10 @@ type conn struct {
 	closed    chan struct{}
 }
 
-func newConn(r io.Reader, w io.Writer, limit int, stop <-chan struct{}, logger *slog.Logger) *conn {
+func newConn(r io.Reader, w io.Writer, limit int, stop <-chan struct{}, logger *slog.Logger, d *direct) *conn {
 	return &conn{
 		r:          r,
+		direct:     d,
 		out:        &lineWriter{w: w},
 		lines:      newLineReader(r, limit),
 		limit:      limit,
@@ -83,6 +85,7 @@ func (c *conn) readLoop() {
 	for {
 		l, err := c.lines.next()
 		if err != nil {
+			c.direct.stop(err)
 			c.end(err)
 			return
 		}
@@ -98,11 +101,20 @@ func (c *conn) readLoop() {
 		if msg == nil {
 			continue
 		}
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			if c.direct.take(req, c.writeDirect) {
+				continue
+			}
+			c.direct.cancelled(req)
+			c.direct.forward(req)
+		}
 		select {
 		case c.incoming <- msg:
 		case <-c.closed:
+			c.direct.stop(io.EOF)
 			return
 		case <-c.stop:
+			c.direct.stop(errStopped)
 			return
 		}
 	}
@@ -130,6 +142,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.direct.answered(resp)
+	}
 	line, err := encodeLine(msg)
 	if err != nil {
 		return err
@@ -139,6 +154,14 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	return nil
+}
+
+// writeDirect writes the answer line of a call run on the direct path, as Write does for the
+// SDK's answers.
+func (c *conn) writeDirect(line []byte) {
+	if err := c.out.writeLine(line); err != nil {
+		c.end(fmt.Errorf("writing to the client: %w", err))
+	}
 }
 
 // encodeLine renders msg as one newline-terminated line.
@@ -177,6 +200,7 @@ func withErrorCode(resp *jsonrpc.Response) *jsonrpc.Response {
 // deadlines (pipes from os.Pipe, net.Conn), also when it is blocked reading.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
+		c.direct.stop(io.EOF)
 		close(c.closed)
 		c.interruptRead()
 	})

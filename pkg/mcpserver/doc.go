@@ -32,6 +32,15 @@
 // concurrent (a slow call does not hold up the others), and registers tools
 // with raw JSON arguments: the SDK does not validate them, the handler does.
 //
+// An ordinary tools/call (an added tool, an initialized session, no progress
+// token, plain params) is run from the input reader straight to its handler
+// and answered byte for byte as the SDK answers it, on workers kept for the
+// session; the SDK's own path decodes each call's params and per-request _meta
+// several times over with fresh 32 KiB buffers and encodes the result three
+// times, which made the SDK most of a proxied call's cost (direct.go). On
+// Linux, a stdin that is a pipe or a socket is read through the runtime's
+// poller rather than by a thread blocked in read(2).
+//
 // The package is public and has its own small types: it imports nothing from
 // awf's internal packages.
 //

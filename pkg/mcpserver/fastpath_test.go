@@ -101,3 +101,30 @@ func TestEncodeResultMatchesEncodeMessage(t *testing.T) {
 		t.Errorf("plain error: %s", line)
 	}
 }
+
+// FuzzClassifyFast: whatever line classifyFast takes, the full checks take too and make the
+// same request of it, as the SDK's decoder does.
+func FuzzClassifyFast(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"/a b"}}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"ping"}`, `{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}`,
+		`{"jsonrpc":"2.0","id":null,"method":"a","params":[1]}`, `{"method":"a","jsonrpc":"2.0","id":1e2}`,
+		`{"jsonrpc":"2.0","id":1,"method":"a","params":null}`, `{"jsonrpc":"2.0","id":true,"method":"a"}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		fast, ok := classifyFast([]byte(line))
+		if !ok {
+			return
+		}
+		slow, rej := classifyFields([]byte(line))
+		if rej != nil || !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%s: fast %#v, full checks %#v %+v", line, fast, slow, rej)
+		}
+		sdk, err := jsonrpc.DecodeMessage([]byte(line))
+		if err != nil || !reflect.DeepEqual(fast, sdk) {
+			t.Fatalf("%s: fast %#v, the SDK %#v %v", line, fast, sdk, err)
+		}
+	})
+}

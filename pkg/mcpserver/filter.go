@@ -72,6 +72,14 @@ func judge(l line, limit int) (jsonrpc.Message, *rejection) {
 // response, then decodes it with the SDK's own decoder, so that whatever is
 // forwarded is exactly what the SDK would have accepted from the wire.
 func classify(data []byte) (jsonrpc.Message, *rejection) {
+	if msg, ok := classifyFast(data); ok {
+		return msg, nil
+	}
+	return classifyFields(data)
+}
+
+// classifyFields is classify for any line: decoded into its top-level fields, each checked.
+func classifyFields(data []byte) (jsonrpc.Message, *rejection) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		var typeErr *json.UnmarshalTypeError

@@ -59,7 +59,17 @@ type Server struct {
 
 	mu       sync.Mutex
 	names    map[string]bool
+	handlers map[string]Handler // by tool name, for the direct path
 	fallback FallbackHandler
+
+	impl *mcp.Implementation
+	// serverInfoMeta is the _meta of a 2026-07-28 answer naming this server, as the SDK
+	// writes it.
+	serverInfoMeta []byte
+	// noDirect sends every tools/call through the SDK (tests compare both paths).
+	noDirect bool
+	// directCalls counts the calls run on the direct path, for tests.
+	directCalls atomic.Int64
 
 	inFlight atomic.Int64 // tool calls currently running, across sessions
 }
@@ -82,14 +92,17 @@ func New(opts Options) *Server {
 	if name == "" {
 		name = "mcpserver"
 	}
-	sdk := mcp.NewServer(&mcp.Implementation{Name: name, Version: opts.Version}, &mcp.ServerOptions{
+	impl := &mcp.Implementation{Name: name, Version: opts.Version}
+	sdk := mcp.NewServer(impl, &mcp.ServerOptions{
 		Instructions: opts.Instructions,
 		Logger:       logger,
 		// Only tools are offered; without this the SDK also advertises
 		// logging, which this server never sends.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	return &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, names: map[string]bool{}}
+	meta, _ := json.Marshal(map[string]any{metaKeyServerInfo: impl}) // cannot fail
+	return &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, names: map[string]bool{},
+		handlers: map[string]Handler{}, impl: impl, serverInfoMeta: meta}
 }
 
 // AddTool registers a tool. It fails on an invalid name, a schema that is not
@@ -115,6 +128,7 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 	}()
 	s.sdk.AddTool(sdkTool(t), s.wrap(t.Name, h))
 	s.names[t.Name] = true
+	s.handlers[t.Name] = h
 	return nil
 }
 
@@ -170,7 +184,15 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // a reader blocked in r.Read after cancellation stays blocked until r
 // returns, and then exits without handling what it read.
 func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
-	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger)
+	if r == io.Reader(os.Stdin) {
+		if in, ok := pollableStdin(); ok {
+			defer func() { _ = in.Close() }()
+			r = in
+		}
+	}
+	d := newDirect(ctx, s)
+	defer d.stop(io.EOF)
+	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger, d)
 	go c.readLoop()
 	defer s.releaseReader(c)
 
@@ -179,8 +201,13 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		c.Close()
 		return fmt.Errorf("mcpserver: starting the MCP session: %w", err)
 	}
+	d.session.Store(session)
 	waited := make(chan error, 1)
-	go func() { waited <- session.Wait() }()
+	go func() {
+		err := session.Wait()
+		d.wait() // the direct calls end with the session, as the SDK's do
+		waited <- err
+	}()
 
 	finished := false
 	select {

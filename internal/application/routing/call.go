@@ -87,12 +87,21 @@ func (r *Router) invoke(ctx context.Context, name string, args json.RawMessage, 
 	return r.dispatch(ctx, c, name, args, o)
 }
 
+// internalSpan are the options of every call's span, made once.
+var internalSpan = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindInternal)}
+
 // begin starts the span of one call. The name is the model's input: it is bounded before it
 // becomes a span name and a log field (registered names are at most maxToolName bytes, so
 // lookups are unaffected).
 func (r *Router) begin(ctx context.Context, name string) (*call, context.Context, trace.Span) {
 	c := &call{name: truncateString(r.opts.Redactor.String(name), 2*maxToolName), outcome: activity.OutcomeSuccess, start: r.opts.Now()}
-	ctx, span := r.opts.Tracer.Start(ctx, "tool.call "+c.name, trace.WithSpanKind(trace.SpanKindInternal))
+	spanName := ""
+	if e, ok := r.cat.Load().entries[c.name]; ok && c.name == name {
+		spanName = e.spanName // a tool's own name, neither masked nor cut
+	} else {
+		spanName = "tool.call " + c.name
+	}
+	ctx, span := r.opts.Tracer.Start(ctx, spanName, internalSpan...)
 	if span.IsRecording() { // telemetry off: no attribute is built for a span nobody keeps
 		span.SetAttributes(
 			attribute.String("awf.tool.name", c.name),

@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/tool"
@@ -96,14 +98,31 @@ func appendIntentAttributes(out []attribute.KeyValue, in tool.Intent, code strin
 	return out
 }
 
+// fieldsPool holds the field slices of log lines: zap encodes the fields during the call and
+// keeps none of them (its observer for tests copies them), so a slice serves the next line.
+var fieldsPool = sync.Pool{New: func() any { s := make([]zap.Field, 0, 20); return &s }}
+
 // log writes the call's one line: Info on success, Warn on failure, refusal or policy warning,
-// Error with the stack when a panic was recovered.
+// Error with the stack when a panic was recovered. Nothing is built for a level the logger
+// does not write.
 func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
+	level, msg := zapcore.InfoLevel, "tool call"
+	switch {
+	case c.stack != nil:
+		level, msg = zapcore.ErrorLevel, "tool call panicked (awf bug)"
+	case c.outcome != activity.OutcomeSuccess || c.intent.Warning != "":
+		level = zapcore.WarnLevel
+	}
+	ce := r.opts.Logger.Check(level, msg)
+	if ce == nil {
+		return
+	}
 	decision := c.intent.Decision
 	if decision == "" {
 		decision = decisionUnknown
 	}
-	fields := make([]zap.Field, 0, 16)
+	pooled := fieldsPool.Get().(*[]zap.Field)
+	fields := (*pooled)[:0]
 	fields = append(fields,
 		zap.String("tool", c.name),
 		zap.String("source", string(c.source)),
@@ -142,14 +161,13 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 	if len(c.content) > 0 {
 		fields = append(fields, zap.Any("content", c.content))
 	}
-	switch {
-	case c.stack != nil:
-		r.opts.Logger.Error("tool call panicked (awf bug)", append(fields, zap.ByteString("stack", c.stack))...)
-	case c.outcome != activity.OutcomeSuccess || c.intent.Warning != "":
-		r.opts.Logger.Warn("tool call", fields...)
-	default:
-		r.opts.Logger.Info("tool call", fields...)
+	if c.stack != nil {
+		fields = append(fields, zap.ByteString("stack", c.stack))
 	}
+	ce.Write(fields...)
+	clear(fields) // keep no strings alive from the pool
+	*pooled = fields[:0]
+	fieldsPool.Put(pooled)
 }
 
 // record appends the call's activity record. A failing sink is logged and never fails the call:
@@ -177,8 +195,8 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		Content:     c.content,
 		Turn:        activity.TurnOf(ctx),
 	}
-	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
-	defer cancel()
+	actx := newRecordContext(ctx, time.Now().Add(activityTimeout))
+	defer actx.release()
 	if err := r.opts.Activity.Append(actx, rec); err != nil {
 		r.opts.Logger.Warn("activity record not written; the call itself went ahead",
 			zap.String("tool", c.name), zap.String("record_id", rec.ID), zap.Error(err))

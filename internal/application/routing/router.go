@@ -51,6 +51,7 @@ type entry struct {
 	schema   *jsonschema.Resolved
 	quick    *quickSchema // schema's quick form, nil when it has none
 	lazy     *lazySchema  // set instead of schema when compilation waits for the first call
+	spanName string       // "tool.call <name>", made once
 }
 
 // catalog is one consistent view of the registered tools. A call reads the catalog once, so it

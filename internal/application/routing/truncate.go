@@ -41,14 +41,36 @@ func truncateValue(v any) any {
 	}
 }
 
-// truncateArgs is truncateValue for an argument object.
+// truncateArgs is truncateValue for an argument object; args itself when no string in it is
+// too long (it is then recorded as it is, never modified).
 func truncateArgs(args map[string]any) map[string]any {
-	if args == nil {
-		return nil
+	if args == nil || !tooLong(args) {
+		return args
 	}
 	out := make(map[string]any, len(args))
 	for k, e := range args {
 		out[k] = truncateValue(e)
 	}
 	return out
+}
+
+// tooLong reports whether v holds a string that truncateValue would shorten.
+func tooLong(v any) bool {
+	switch val := v.(type) {
+	case string:
+		return len(val) > maxRecordedString
+	case map[string]any:
+		for _, e := range val {
+			if tooLong(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range val {
+			if tooLong(e) {
+				return true
+			}
+		}
+	}
+	return false
 }

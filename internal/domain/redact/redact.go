@@ -21,6 +21,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // MinRun is the shortest run of a secret value that is masked, in bytes.
@@ -194,6 +195,11 @@ func (r *Redactor) String(s string) string {
 	if len(spans) == 0 {
 		return s
 	}
+	return masked(s, spans)
+}
+
+// masked returns s with spans replaced by their masks.
+func masked(s string, spans []span) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := 0
@@ -206,23 +212,26 @@ func (r *Redactor) String(s string) string {
 	return b.String()
 }
 
-// Bytes is String for a byte slice; it returns b itself when nothing is masked.
+// Bytes is String for a byte slice; it returns b itself when nothing is masked. b is read
+// in place, not copied: it must not change while Bytes runs.
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil || len(b) == 0 {
 		return b
 	}
-	s := string(b)
-	if out := r.String(s); out != s {
-		return []byte(out)
+	s := unsafe.String(unsafe.SliceData(b), len(b)) // only read, and not kept past this call
+	spans := r.find(s)
+	if len(spans) == 0 {
+		return b
 	}
-	return b
+	return []byte(masked(s, spans))
 }
 
-// Value returns a copy of a decoded JSON value (or any tree of maps, slices and strings) with
-// every string masked, map keys included. Other values are returned as they are; the input is
-// never modified.
+// Value returns a decoded JSON value (or any tree of maps, slices and strings) with every string
+// masked, map keys included: v itself when nothing in it needs masking (the common case, which
+// then costs no copy), otherwise a copy, in which the parts that need nothing may be shared
+// with v. Other values are returned as they are; the input is never modified.
 func (r *Redactor) Value(v any) any {
-	if r == nil {
+	if r == nil || r.clean(v) {
 		return v
 	}
 	switch val := v.(type) {
@@ -247,9 +256,10 @@ func (r *Redactor) Value(v any) any {
 	}
 }
 
-// Map is Value for an object such as a tool call's arguments; nil stays nil.
+// Map is Value for an object such as a tool call's arguments; nil stays nil, and m itself is
+// returned when nothing in it needs masking.
 func (r *Redactor) Map(m map[string]any) map[string]any {
-	if r == nil || m == nil {
+	if r == nil || m == nil || r.clean(m) {
 		return m
 	}
 	out := make(map[string]any, len(m))
@@ -257,4 +267,31 @@ func (r *Redactor) Map(m map[string]any) map[string]any {
 		out[r.String(k)] = r.Value(e)
 	}
 	return out
+}
+
+// clean reports whether nothing in v (a tree as Value takes) needs masking.
+func (r *Redactor) clean(v any) bool {
+	switch val := v.(type) {
+	case string:
+		return len(r.find(val)) == 0
+	case map[string]any:
+		for k, e := range val {
+			if len(r.find(k)) != 0 || !r.clean(e) {
+				return false
+			}
+		}
+	case []any:
+		for _, e := range val {
+			if !r.clean(e) {
+				return false
+			}
+		}
+	case []string:
+		for _, e := range val {
+			if len(r.find(e)) != 0 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -279,3 +279,24 @@ func TestAddValueAtMinRun(t *testing.T) {
 		t.Errorf("the JSON form of an added value leaks: %s", got)
 	}
 }
+
+// A clean tree is returned as it is; a tree with a secret is copied and masked, the input left
+// alone.
+func TestMapReturnsCleanInputItself(t *testing.T) {
+	r := New([]string{"API_KEY=" + envSecret})
+	clean := map[string]any{"file_path": "/a/b", "n": 2.0, "list": []any{"x", map[string]any{"k": true}}, "s": []string{"y"}}
+	if got := r.Map(clean); fmt.Sprintf("%p", got) != fmt.Sprintf("%p", clean) {
+		t.Error("Map copied a clean map")
+	}
+	dirty := map[string]any{"ok": map[string]any{"k": "v"}, "deep": []any{map[string]any{"x": "echo " + envSecret}}}
+	got := r.Map(dirty)
+	if b, _ := json.Marshal(got); strings.Contains(string(b), envSecret[:MinRun]) {
+		t.Errorf("Map: %s", b)
+	}
+	if dirty["deep"].([]any)[0].(map[string]any)["x"] != "echo "+envSecret {
+		t.Error("Map modified its input")
+	}
+	if fmt.Sprintf("%p", got) == fmt.Sprintf("%p", dirty) {
+		t.Error("Map returned a map that needed masking")
+	}
+}

@@ -2,7 +2,6 @@ package redact
 
 import (
 	"regexp"
-	"strings"
 	"sync"
 )
 
@@ -87,11 +86,13 @@ var rules = []rule{
 // is the token.
 const wordStart = `(?:^|[^0-9A-Za-z])`
 
-// findShapes appends the matches of every rule in s to out.
+// findShapes appends the matches of every rule in s to out. A rule's expression runs only
+// when one of its keywords is in s.
 func findShapes(s string, out []span) []span {
+	present := keywords().rulesIn(s)
 	for i := range rules {
 		ru := &rules[i]
-		if !containsAny(s, ru.keywords) {
+		if present&(1<<i) == 0 {
 			continue
 		}
 		mask := "[REDACTED:" + ru.id + "]"
@@ -102,13 +103,4 @@ func findShapes(s string, out []span) []span {
 		}
 	}
 	return out
-}
-
-func containsAny(s string, keywords []string) bool {
-	for _, k := range keywords {
-		if strings.Contains(s, k) {
-			return true
-		}
-	}
-	return false
 }

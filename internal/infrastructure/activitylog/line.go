@@ -117,13 +117,12 @@ func (l Line) Record() activity.Record {
 	return r
 }
 
-// Encode returns r as one line of the activity file, newline included.
+// Encode returns r as one line of the activity file, newline included: the JSON of LineOf(r).
 func Encode(r activity.Record) ([]byte, error) {
-	b, err := json.Marshal(LineOf(r))
-	if err != nil {
-		return nil, err
+	if b, ok := appendLine(make([]byte, 0, 512), r); ok {
+		return b, nil
 	}
-	return append(b, '\n'), nil
+	return marshalLine(r)
 }
 
 // Decode parses one line of the activity file (without its newline).

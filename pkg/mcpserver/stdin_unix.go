@@ -20,7 +20,8 @@ import (
 // description of its own and nothing else that holds the pipe sees it change. A socket cannot
 // be opened again: it is duplicated and its one description made non-blocking; it is the
 // server's own end of the pair, which nothing else reads (the tools' processes get /dev/null as
-// their stdin).
+// their stdin). A socket that is also stdout or stderr (one end for both ways) is left alone:
+// the writes to it, which expect a blocking descriptor, would fail when its buffer is full.
 func pollableStdin() (*os.File, bool) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(syscall.Stdin, &st); err != nil {
@@ -32,6 +33,9 @@ func pollableStdin() (*os.File, bool) {
 	case syscall.S_IFIFO:
 		fd, err = syscall.Open("/proc/self/fd/"+strconv.Itoa(syscall.Stdin), syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	case syscall.S_IFSOCK:
+		if sharesSocket(st, syscall.Stdout) || sharesSocket(st, syscall.Stderr) {
+			return nil, false // made non-blocking, the same socket would fail blocking writes
+		}
 		if fd, err = syscall.Dup(syscall.Stdin); err == nil {
 			syscall.CloseOnExec(fd)
 			if err = syscall.SetNonblock(fd, true); err != nil {
@@ -45,4 +49,10 @@ func pollableStdin() (*os.File, bool) {
 		return nil, false
 	}
 	return os.NewFile(uintptr(fd), "/dev/stdin"), true // non-blocking: NewFile puts it on the poller
+}
+
+// sharesSocket reports whether fd is the same socket as the one st describes.
+func sharesSocket(st syscall.Stat_t, fd int) bool {
+	var other syscall.Stat_t
+	return syscall.Fstat(fd, &other) == nil && other.Dev == st.Dev && other.Ino == st.Ino
 }

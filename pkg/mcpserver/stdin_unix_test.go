@@ -50,15 +50,18 @@ func serveStdioChild() int {
 // own flags untouched) and a socket (Node's child_process), and a terminal-less file (read as
 // it is).
 func TestServeStdioOnAPipeAndASocket(t *testing.T) {
-	for _, kind := range []string{"pipe", "socket", "file"} {
+	for _, kind := range []string{"pipe", "socket", "one-socket", "file"} {
 		t.Run(kind, func(t *testing.T) {
 			cmd := exec.Command(os.Args[0])
 			cmd.Env = append(os.Environ(), stdinChildEnv+"=1")
 			stderr := &lockedBuffer{}
 			cmd.Stderr = stderr
-			out, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
+			var out io.Reader
+			var err error
+			if kind != "one-socket" {
+				if out, err = cmd.StdoutPipe(); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var in io.WriteCloser
 			switch kind {
@@ -75,6 +78,16 @@ func TestServeStdioOnAPipeAndASocket(t *testing.T) {
 				defer child.Close()
 				cmd.Stdin = child
 				in = os.NewFile(uintptr(fds[0]), "parent-end")
+			case "one-socket": // stdin and stdout are one socket
+				fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				child := os.NewFile(uintptr(fds[1]), "child-end")
+				defer child.Close()
+				cmd.Stdin, cmd.Stdout = child, child
+				parent := os.NewFile(uintptr(fds[0]), "parent-end")
+				in, out = halfCloser{parent}, parent
 			case "file":
 				script := legacyInit + "\n"
 				f, err := os.CreateTemp(t.TempDir(), "stdin")
@@ -107,9 +120,10 @@ func TestServeStdioOnAPipeAndASocket(t *testing.T) {
 				t.Fatalf("child: %v\n%s", err, stderr.String())
 			}
 			want := map[string]string{
-				"pipe":   "pollable=true serve=<nil> fd0-nonblock=false direct=1",
-				"socket": "pollable=true serve=<nil> fd0-nonblock=true direct=1",
-				"file":   "pollable=false serve=<nil> fd0-nonblock=false direct=0",
+				"pipe":       "pollable=true serve=<nil> fd0-nonblock=false direct=1",
+				"socket":     "pollable=true serve=<nil> fd0-nonblock=true direct=1",
+				"one-socket": "pollable=false serve=<nil> fd0-nonblock=false direct=1",
+				"file":       "pollable=false serve=<nil> fd0-nonblock=false direct=0",
 			}[kind]
 			if !strings.Contains(stderr.String(), want) {
 				t.Fatalf("child reported\n%s\nwant %q", stderr.String(), want)
@@ -134,4 +148,13 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// halfCloser closes only the writing half of a socket, so the answers can still be read.
+type halfCloser struct{ f *os.File }
+
+func (h halfCloser) Write(p []byte) (int, error) { return h.f.Write(p) }
+
+func (h halfCloser) Close() error {
+	return syscall.Shutdown(int(h.f.Fd()), syscall.SHUT_WR)
 }

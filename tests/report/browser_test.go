@@ -102,7 +102,7 @@ func demoRun(t *testing.T) string {
 // pageFacts is what the test reads from the loaded page.
 type pageFacts struct {
 	Rows, Marks, RefusedMarks, RefusedRows int
-	RefusedTool, RefusedColor, Status     string
+	RefusedTool, RefusedColor, Status      string
 	TextList                               string
 	ShownAfterFilter                       int
 }

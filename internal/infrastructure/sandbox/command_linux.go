@@ -1,10 +1,9 @@
 package sandbox
 
 import (
-	"bytes"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,24 +12,19 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox/confine"
 )
 
-// Command returns the command that runs argv (the shell and its arguments) under pol through
-// the helper in self (awf's own binary). The caller starts and waits for it like any command
-// (process.Prepare keeps the namespace flags set here). env is the shell's environment; the
-// policy travels in the helper's arguments.
-func Command(self string, pol Policy, argv, env []string) (*exec.Cmd, error) {
-	cmd := exec.Command(self, append([]string{HelperArg}, pol.Args(argv)...)...)
-	cmd.Env = env
+// namespaces are the helper's: a user namespace mapping only the caller's ids, mount and PID
+// namespaces, and a network namespace with no interface up when the network is off.
+func namespaces(network bool) *syscall.SysProcAttr {
 	uid, gid := os.Getuid(), os.Getgid()
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
-	if !pol.Network {
+	if !network {
 		flags |= syscall.CLONE_NEWNET
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{
+	return &syscall.SysProcAttr{
 		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 	}
-	return cmd, nil
 }
 
 // TempEnv sets the call's private temp directory as TMPDIR and as the cache directories of
@@ -92,14 +86,26 @@ func probe(self string) Status {
 		return Status{ABI: abi, Reason: fmt.Sprintf("cannot create a temp directory: %v", err)}
 	}
 	defer os.RemoveAll(tmp)
-	cmd, err := Command(self, Policy{Policy: PolicyRead, Root: tmp, TmpDir: tmp, Protected: []string{tmp}, Probe: true}, nil, os.Environ())
+	sp, err := StartSpare(self, tmp, false)
 	if err != nil {
 		return Status{ABI: abi, Reason: err.Error()}
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
+	var out []byte
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		out, _ = io.ReadAll(io.LimitReader(sp.Out, 64<<10))
+	}()
+	err = sp.Send(Policy{Policy: PolicyRead, Root: tmp, TmpDir: tmp, Protected: []string{tmp}, Probe: true}, nil, nil)
+	if err == nil {
+		err = sp.Cmd.Wait()
+	} else {
+		sp.Discard()
+	}
+	<-read
+	sp.Out.Close()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
 		if msg == "" {
 			msg = fmt.Sprintf("%v (unprivileged user namespaces may be disabled: kernel.unprivileged_userns_clone or an AppArmor/SELinux policy)", err)
 		}

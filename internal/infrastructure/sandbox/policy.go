@@ -6,6 +6,10 @@
 // Landlock restricts the calling process and its future children, so it is applied in the
 // helper, never in mcp-serve itself. Nothing is half-applied: if any step fails, the helper
 // exits with an error and the command never runs.
+//
+// The helper is started before its call (a Spare: namespaces made, Go runtime up, waiting on a
+// pipe) and applies the call's policy only when the call arrives, so a Bash call does not wait
+// for a Go binary to start; each spare still serves exactly one call.
 package sandbox
 
 import "github.com/awf-dev/awf/internal/infrastructure/sandbox/confine"

@@ -1,8 +1,8 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -75,26 +75,42 @@ func (w world) run(t *testing.T, policy string, network bool, script string, env
 	t.Helper()
 	self, _ := os.Executable()
 	pol := Policy{Policy: policy, Root: w.root, TmpDir: w.tmp, Network: network, Protected: ProtectedPaths(w.root, nil)}
-	cmd, err := Command(self, pol, []string{"/bin/bash", "-c", script}, TempEnv(append(os.Environ(), env...), w.tmp))
-	if err != nil {
+	out, err := runSpare(self, w.root, pol, []string{"/bin/bash", "-c", script}, TempEnv(append(os.Environ(), env...), w.tmp))
+	if err != nil && !isExit(err) {
 		t.Fatal(err)
 	}
-	cmd.Dir = w.root
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err = cmd.Run()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return out.String(), 0
+		return out, 0
 	case errors.As(err, &ee):
 		if ee.ExitCode() == 125 {
-			t.Fatalf("the helper failed: %s", out.String())
+			t.Fatalf("the helper failed: %s", out)
 		}
-		return out.String(), ee.ExitCode()
+		return out, ee.ExitCode()
 	}
 	t.Fatalf("run: %v", err)
 	return "", -1
+}
+
+// runSpare runs argv under pol the way Bash does: a spare started in dir, then its call.
+func runSpare(self, dir string, pol Policy, argv, env []string) (string, error) {
+	sp, err := StartSpare(self, dir, pol.Network)
+	if err != nil {
+		return "", err
+	}
+	defer sp.Out.Close()
+	if err := sp.Send(pol, argv, env); err != nil {
+		sp.Discard()
+		return "", err
+	}
+	out, _ := io.ReadAll(sp.Out)
+	return string(out), sp.Cmd.Wait()
+}
+
+func isExit(err error) bool {
+	var ee *exec.ExitError
+	return errors.As(err, &ee)
 }
 
 func (w world) mustFail(t *testing.T, policy, script string) {

@@ -17,7 +17,24 @@ func Main(args []string) int {
 	// Landlock, no_new_privs and the capability sets are per thread: everything from here to
 	// the fork of the command runs on this one, and the command inherits them from it.
 	runtime.LockOSThread()
-	pol, command, err := ParseArgs(args)
+	env := os.Environ()
+	var (
+		pol     Policy
+		command []string
+		err     error
+	)
+	if len(args) > 0 && args[0] == ArgAwait {
+		var network bool
+		args, env, network, err = awaitRequest(args[1:])
+		if err == nil {
+			pol, command, err = ParseArgs(args)
+		}
+		if err == nil && pol.Network != network {
+			err = errors.New("the request's network setting differs from the spare's namespaces")
+		}
+	} else {
+		pol, command, err = ParseArgs(args)
+	}
 	if err == nil && len(command) == 0 && !pol.Probe {
 		err = errors.New("no command given")
 	}
@@ -31,7 +48,7 @@ func Main(args []string) int {
 	if pol.Probe {
 		return 0
 	}
-	return runAsInit(command, os.Environ())
+	return runAsInit(command, env)
 }
 
 // apply confines the helper: mounts first (they need the namespace's capabilities), then the

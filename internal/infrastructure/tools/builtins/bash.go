@@ -98,32 +98,39 @@ func (p *Provider) runShell(ctx context.Context, command string, timeout time.Du
 	if path, err := exec.LookPath("bash"); err == nil {
 		shell = path
 	}
-	cmd := exec.Command(shell, "-c", command)
-	cmd.Env = p.env
+	var (
+		cmd *exec.Cmd
+		pr  *os.File
+	)
 	if conf != nil && conf.Enforced {
-		sc, cleanup, err := p.sbx.command(conf, p.root.root, shell, command, p.env)
+		sp, cleanup, err := p.sbx.start(conf, p.root.root, shell, command, p.env)
 		if err != nil {
 			return "", -1, fmt.Errorf("the sandbox could not be prepared, so the command did not run: %v", err)
 		}
 		defer cleanup()
-		cmd = sc
-	}
-	cmd.Dir = p.root.root
-	// One pipe for both streams keeps their interleaving; passing an *os.File (not a Writer)
-	// means exec copies nothing itself, so Wait returns when the shell exits even when a
-	// background child still holds the pipe.
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		return "", -1, fmt.Errorf("cannot create a pipe: %v", err)
+		cmd, pr = sp.Cmd, sp.Out
+	} else {
+		cmd = exec.Command(shell, "-c", command)
+		cmd.Env = p.env
+		cmd.Dir = p.root.root
+		// One pipe for both streams keeps their interleaving; passing an *os.File (not a
+		// Writer) means exec copies nothing itself, so Wait returns when the shell exits even
+		// when a background child still holds the pipe.
+		var pw *os.File
+		var err error
+		if pr, pw, err = os.Pipe(); err != nil {
+			return "", -1, fmt.Errorf("cannot create a pipe: %v", err)
+		}
+		cmd.Stdout, cmd.Stderr = pw, pw
+		process.Prepare(cmd)
+		startErr := cmd.Start()
+		pw.Close()
+		if startErr != nil {
+			pr.Close()
+			return "", -1, fmt.Errorf("cannot start %s: %v", shell, startErr)
+		}
 	}
 	defer pr.Close()
-	cmd.Stdout, cmd.Stderr = pw, pw
-	process.Prepare(cmd)
-	startErr := cmd.Start()
-	pw.Close()
-	if startErr != nil {
-		return "", -1, fmt.Errorf("cannot start %s: %v", shell, startErr)
-	}
 	capt := newCapture(max(p.maxOut-noteReserve, 1024))
 	copied := make(chan struct{})
 	go func() {

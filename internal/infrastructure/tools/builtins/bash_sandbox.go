@@ -3,9 +3,9 @@ package builtins
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
@@ -31,6 +31,17 @@ type bashSandbox struct {
 	variant   tool.Variant // what Bash is offered as when enforced
 	writable  []string
 	protected []string
+
+	mu      sync.Mutex
+	pending *spareSlot // the spare for the next call, being started or ready
+	closed  bool
+}
+
+// spareSlot is a spare helper started in the background for the next call.
+type spareSlot struct {
+	done chan struct{}
+	sp   *sandbox.Spare
+	err  error
 }
 
 // newBashSandbox probes the kernel. mode required on a kernel that cannot enforce the sandbox
@@ -131,23 +142,90 @@ func (sb *bashSandbox) confinement(v tool.Variant) *tool.Confinement {
 	return &tool.Confinement{Enforced: true, ABI: sb.status.ABI, Policy: string(v), Network: sb.network}
 }
 
-// command prepares a sandboxed shell; the returned cleanup removes the private temp directory.
-func (sb *bashSandbox) command(conf *tool.Confinement, root, shell, command string, env []string) (*exec.Cmd, func(), error) {
+// start runs a sandboxed shell in root through a spare helper and returns it. The returned
+// cleanup, for after the helper is reaped, removes the call's private temp directory and starts
+// the spare for the next call: after the call, not during it, so the Go start-up of the next
+// helper (most of the sandbox's cost) runs while the agent thinks, not beside the command.
+func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string, env []string) (*sandbox.Spare, func(), error) {
 	tmp, err := os.MkdirTemp("", "awf-bash-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot create the call's private temp directory: %v", err)
 	}
-	cleanup := func() { _ = os.RemoveAll(tmp) }
 	pol := sandbox.Policy{Policy: conf.Policy, Root: root, TmpDir: tmp, Network: sb.network, Protected: sb.protected}
 	if conf.Policy != sandbox.PolicyRead {
 		pol.Writable = sb.writable
 	}
-	cmd, err := sandbox.Command(sb.self, pol, []string{shell, "-c", command}, sandbox.TempEnv(env, tmp))
+	argv, cenv := []string{shell, "-c", command}, sandbox.TempEnv(env, tmp)
+	sp, err := sb.take(root)
+	if err == nil {
+		if err = sp.Send(pol, argv, cenv); err != nil {
+			// A spare that died while it waited: one started now must take the call.
+			sp.Discard()
+			if sp, err = sandbox.StartSpare(sb.self, root, sb.network); err == nil {
+				if err = sp.Send(pol, argv, cenv); err != nil {
+					sp.Discard()
+				}
+			}
+		}
+	}
 	if err != nil {
-		cleanup()
+		_ = os.RemoveAll(tmp)
 		return nil, nil, err
 	}
-	return cmd, cleanup, nil
+	return sp, func() {
+		_ = os.RemoveAll(tmp)
+		sb.prepare(root)
+	}, nil
+}
+
+// take returns a started spare for a call in dir: the one prepared after the previous call,
+// waiting for it to come up if need be, else one started now.
+func (sb *bashSandbox) take(dir string) (*sandbox.Spare, error) {
+	sb.mu.Lock()
+	slot := sb.pending
+	sb.pending = nil
+	sb.mu.Unlock()
+	if slot != nil {
+		<-slot.done
+		if slot.sp != nil {
+			return slot.sp, nil
+		}
+	}
+	return sandbox.StartSpare(sb.self, dir, sb.network)
+}
+
+// prepare starts, in the background, the spare the next call in dir will take, unless one is
+// already there or the provider is closed.
+func (sb *bashSandbox) prepare(dir string) {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.closed || sb.pending != nil {
+		return
+	}
+	next := &spareSlot{done: make(chan struct{})}
+	sb.pending = next
+	go func() {
+		defer close(next.done)
+		next.sp, next.err = sandbox.StartSpare(sb.self, dir, sb.network)
+	}()
+}
+
+// close stops and reaps the spare, once it is up; no spare is started after it.
+func (sb *bashSandbox) close() {
+	if sb == nil {
+		return
+	}
+	sb.mu.Lock()
+	sb.closed = true
+	slot := sb.pending
+	sb.pending = nil
+	sb.mu.Unlock()
+	if slot != nil {
+		<-slot.done
+		if slot.sp != nil {
+			slot.sp.Discard()
+		}
+	}
 }
 
 // deniedNote is the line added to a failed sandboxed call whose output shows a refused write or

@@ -3,10 +3,12 @@ package builtins
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,5 +139,78 @@ func TestBashSandboxTimeoutIsPrompt(t *testing.T) {
 	wantErr(t, res, "timed out after 300 ms")
 	if d, limit := time.Since(start), 300*time.Millisecond+2*base+bashGrace/2; d > limit {
 		t.Fatalf("a sandboxed timeout took %v, more than 300 ms + twice a plain call (%v) + half the grace period (%v)", d, base, bashGrace)
+	}
+}
+
+// pendingSpare waits for the spare prepared for the next call and returns its pid.
+func pendingSpare(t *testing.T, p *Provider) int {
+	t.Helper()
+	p.sbx.mu.Lock()
+	slot := p.sbx.pending
+	p.sbx.mu.Unlock()
+	if slot == nil {
+		t.Fatal("no spare prepared after a call")
+	}
+	<-slot.done
+	if slot.err != nil {
+		t.Fatalf("the spare did not start: %v", slot.err)
+	}
+	return slot.sp.Cmd.Process.Pid
+}
+
+func gone(pid int) bool { return syscall.Kill(pid, 0) == syscall.ESRCH }
+
+// Each call leaves a spare helper for the next, the next call is served by it (so the spare is
+// then reaped and a new one prepared), and Close reaps the last.
+func TestBashSandboxSpareServesTheNextCall(t *testing.T) {
+	p, _ := sandboxedProvider(t, []tool.Variant{tool.VariantRead}, sandbox.DefaultSettings())
+	if res := call(t, p, "Bash", map[string]any{"command": "echo one"}); res.IsError || !strings.Contains(res.JoinedText(), "one") {
+		t.Fatalf("first call: %s", res.JoinedText())
+	}
+	first := pendingSpare(t, p)
+	if gone(first) {
+		t.Fatalf("the spare %d is not running", first)
+	}
+	if res := call(t, p, "Bash", map[string]any{"command": "echo two; touch x"}); !res.IsError || !strings.Contains(res.JoinedText(), "two") {
+		t.Fatalf("second call, a write under read: %s", res.JoinedText())
+	}
+	if !gone(first) {
+		t.Fatalf("the spare %d did not serve the second call: it is still waiting", first)
+	}
+	second := pendingSpare(t, p)
+	if second == first {
+		t.Fatal("no new spare after the second call")
+	}
+	p.Close()
+	if !gone(second) {
+		t.Fatalf("Close left the spare %d behind", second)
+	}
+}
+
+// A spare that died while it waited does not cost the call: a helper started then runs it.
+func TestBashSandboxDeadSpareIsReplaced(t *testing.T) {
+	p, _ := sandboxedProvider(t, []tool.Variant{tool.VariantWrite}, sandbox.DefaultSettings())
+	call(t, p, "Bash", map[string]any{"command": "true"})
+	pid := pendingSpare(t, p)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Dead means a zombie nobody reaped yet: its end of the request pipe is closed.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if _, rest, _ := strings.Cut(string(stat), ") "); strings.HasPrefix(rest, "Z") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed spare %d did not die: %s", pid, stat)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	res := call(t, p, "Bash", map[string]any{"command": "echo alive > made && cat made"})
+	if res.IsError || !strings.Contains(res.JoinedText(), "alive") {
+		t.Fatalf("the call after a dead spare: %s", res.JoinedText())
+	}
+	if !gone(pid) {
+		t.Fatalf("the dead spare %d was not reaped", pid)
 	}
 }

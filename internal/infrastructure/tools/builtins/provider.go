@@ -172,6 +172,7 @@ func (p *Provider) Close() error {
 		// Calls in flight may still hold the root: they fail cleanly on a closed root.
 		_ = p.root.fs.Close()
 		p.root.at.close()
+		p.sbx.close()
 	}
 	return nil
 }

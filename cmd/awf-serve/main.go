@@ -40,6 +40,8 @@ func execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := &cobra.Command{Use: "awf-serve", Version: version, SilenceUsage: true, SilenceErrors: true}
+	// No completion command: nobody types awf-serve, and cobra builds that command on every start.
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(servecmd.New(servecmd.Options{Version: version, Handoff: handoff}))
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

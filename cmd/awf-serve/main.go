@@ -42,6 +42,8 @@ func execute(args []string) int {
 	root := &cobra.Command{Use: "awf-serve", Version: version, SilenceUsage: true, SilenceErrors: true}
 	// No completion command: nobody types awf-serve, and cobra builds that command on every start.
 	root.CompletionOptions.DisableDefaultCmd = true
+	// No completion command: nobody types awf-serve, and cobra builds that command on every start.
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(servecmd.New(servecmd.Options{Version: version, Handoff: handoff}))
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

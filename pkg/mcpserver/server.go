@@ -60,7 +60,10 @@ type Server struct {
 	mu       sync.Mutex
 	names    map[string]bool
 	handlers map[string]Handler // by tool name, for the direct path
+	tools    map[string]*registered
 	fallback FallbackHandler
+	// serving counts the sessions being served: a tool added then goes to the SDK too.
+	serving atomic.Int32
 
 	impl *mcp.Implementation
 	// serverInfoMeta is the _meta of a 2026-07-28 answer naming this server, as the SDK
@@ -101,8 +104,10 @@ func New(opts Options) *Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
 	meta, _ := json.Marshal(map[string]any{metaKeyServerInfo: impl}) // cannot fail
-	return &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, names: map[string]bool{},
-		handlers: map[string]Handler{}, impl: impl, serverInfoMeta: meta}
+	s := &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, names: map[string]bool{},
+		handlers: map[string]Handler{}, tools: map[string]*registered{}, impl: impl, serverInfoMeta: meta}
+	sdk.AddReceivingMiddleware(s.toolsMiddleware)
+	return s
 }
 
 // AddTool registers a tool. It fails on an invalid name, a schema that is not
@@ -120,13 +125,13 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 	if s.names[t.Name] {
 		return fmt.Errorf("tool %q is already registered; tool names must be unique", t.Name)
 	}
-	defer func() {
-		// The SDK panics on schemas it cannot use; report that as an error.
-		if p := recover(); p != nil {
-			err = fmt.Errorf("tool %q rejected by the MCP SDK: %v", t.Name, p)
+	s.tools[t.Name] = &registered{tool: sdkTool(t), handler: h}
+	if s.serving.Load() > 0 || sdkOnly(t.InputSchema) {
+		if err := s.toSDK(t.Name); err != nil {
+			delete(s.tools, t.Name)
+			return err
 		}
-	}()
-	s.sdk.AddTool(sdkTool(t), s.wrap(t.Name, h))
+	}
 	s.names[t.Name] = true
 	s.handlers[t.Name] = h
 	return nil
@@ -190,6 +195,8 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			r = in
 		}
 	}
+	s.serving.Add(1)
+	defer s.serving.Add(-1)
 	d := newDirect(ctx, s)
 	defer d.stop(io.EOF)
 	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger, d)

@@ -138,14 +138,23 @@ func scripts() map[string][]string {
 		`{"jsonrpc":"2.0","id":100,"method":"tools/call","params":{"name":"echo"}}`, // before initialize
 		`{"jsonrpc":"2.0","id":101,"method":"tools/call","params":{` + modernMeta + `,"name":"echo"}}`,
 	}
+	// list is a tools/list with the script's own _meta: the SDK listed the tools it held,
+	// the server now lists its registry (same bytes, sorted, cache hints, resultType).
+	list := func(meta string) string {
+		if meta == "" {
+			return `{"jsonrpc":"2.0","id":300,"method":"tools/list"}`
+		}
+		return `{"jsonrpc":"2.0","id":300,"method":"tools/list","params":{` + meta + `}}`
+	}
+	otherMeta := strings.Replace(modernMeta, `"name":"b"`, `"name":"c"`, 1)
 	return map[string][]string{
 		"legacy": append(append([]string{pre[0], legacyInit, initialized}, callLines("")...),
 			`{"jsonrpc":"2.0","id":200,"method":"tools/list","params":{}}`, `{"jsonrpc":"2.0","id":201,"method":"ping"}`),
-		"legacy-2025-11-25":  append([]string{strings.Replace(legacyInit, "2025-06-18", "2025-11-25", 1), initialized}, callLines("")...),
-		"modern":             append([]string{discover}, callLines(modernMeta)...),
-		"modern-no-discover": append([]string{pre[1]}, callLines(modernMeta)...),
-		"modern-other-meta":  append([]string{discover}, callLines(strings.Replace(modernMeta, `"name":"b"`, `"name":"c"`, 1))...),
-		"legacy-init-2026":   append([]string{strings.Replace(legacyInit, "2025-06-18", "2026-07-28", 1), initialized}, callLines("")...),
+		"legacy-2025-11-25":  append(append([]string{strings.Replace(legacyInit, "2025-06-18", "2025-11-25", 1), initialized}, callLines("")...), list("")),
+		"modern":             append(append([]string{discover}, callLines(modernMeta)...), list(modernMeta)),
+		"modern-no-discover": append(append([]string{pre[1]}, callLines(modernMeta)...), list(modernMeta)),
+		"modern-other-meta":  append(append([]string{discover}, callLines(otherMeta)...), list(otherMeta)),
+		"legacy-init-2026":   append(append([]string{strings.Replace(legacyInit, "2025-06-18", "2026-07-28", 1), initialized}, callLines("")...), list("")),
 	}
 }
 

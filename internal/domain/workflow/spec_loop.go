@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
@@ -36,7 +37,7 @@ type LoopSpec struct {
 }
 
 // templateAction matches one {{ … }} action, for checking the arithmetic around it.
-var templateAction = regexp.MustCompile(`\{\{.*?\}\}`)
+var templateAction = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{.*?\}\}`) })
 
 // CountExpr is the dynamic max_iterations as an expression to compile at validate time: each
 // template action stands for a number, so "{{.inputs.pages}} * 2" is checked as "1 * 2". It is
@@ -45,7 +46,7 @@ func (l *LoopSpec) CountExpr() string {
 	if strings.TrimSpace(l.MaxIterationsExpr) == "" {
 		return ""
 	}
-	return templateAction.ReplaceAllString(l.MaxIterationsExpr, "1")
+	return templateAction().ReplaceAllString(l.MaxIterationsExpr, "1")
 }
 
 // validateLoop checks the keys both loop kinds share.

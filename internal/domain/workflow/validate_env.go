@@ -3,12 +3,13 @@ package workflow
 import (
 	"fmt"
 	"regexp"
+	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 // envName is what a shell accepts as a variable name.
-var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // env checks the names under `env:`: each a valid variable name, none twice.
 func (v *validator) env() {
@@ -16,7 +17,7 @@ func (v *validator) env() {
 	for i, name := range v.w.Env {
 		pos := v.w.ValueAt(fmt.Sprintf("env[%d]", i))
 		switch {
-		case !envName.MatchString(name):
+		case !envName().MatchString(name):
 			v.ds.Errorf(pos, fault.UserEnvInvalidName, "a variable name is letters, digits and _, not starting with a digit, e.g. GITHUB_TOKEN",
 				"env lists %q, which is not an environment variable name", name)
 		case seen[name]:

@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
 // inputNameRE is what `.inputs.NAME` can address in a template.
-var inputNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var inputNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 var inputTypeNames = func() []string {
 	out := make([]string, len(InputTypes))
@@ -32,7 +33,7 @@ func (v *validator) inputs() {
 		switch {
 		case strings.TrimSpace(in.Name) == "":
 			v.ds.Errorf(namePos, fault.UserInputMissingName, "add `name: <input>` to this input", "input #%d has no name", i+1)
-		case !inputNameRE.MatchString(in.Name):
+		case !inputNameRE().MatchString(in.Name):
 			v.ds.Errorf(namePos, fault.UserInputInvalidName,
 				fmt.Sprintf("use letters, digits and underscores, starting with a letter or underscore, e.g. %q", identifier(in.Name)),
 				"input name %q cannot be used in templates as .inputs.%s", in.Name, in.Name)

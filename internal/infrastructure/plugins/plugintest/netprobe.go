@@ -2,8 +2,6 @@ package plugintest
 
 import (
 	"net"
-	"os/exec"
-	"path/filepath"
 	"testing"
 )
 
@@ -11,13 +9,7 @@ import (
 // what got through, into dir and returns its path: what the no-network tests run as a plugin.
 func Netprobe(tb testing.TB, dir string) string {
 	tb.Helper()
-	bin := filepath.Join(dir, "netprobe")
-	cmd := exec.Command("go", "build", "-o", bin, "./tests/netprobe")
-	cmd.Dir = RepoRoot(tb)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build ./tests/netprobe: %v\n%s", err, msg)
-	}
-	return bin
+	return buildTestProgram(tb, dir, "netprobe")
 }
 
 // Loopback listens on 127.0.0.1 for netprobe to dial: a TCP listener that accepts and closes

@@ -28,12 +28,19 @@ func open(t *testing.T, path string) *os.File {
 	return f
 }
 
-func TestLockExcludesAnotherOpenFile(t *testing.T) {
+// held opens one lock file twice and locks it through the first.
+func held(t *testing.T) (holder, other *os.File) {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "lock")
-	holder, other := open(t, path), open(t, path)
+	holder, other = open(t, path), open(t, path)
 	if err := Lock(context.Background(), holder, quick); err != nil {
 		t.Fatal(err)
 	}
+	return holder, other
+}
+
+func TestLockExcludesAnotherOpenFile(t *testing.T) {
+	holder, other := held(t)
 	ended, cancel := context.WithCancel(context.Background())
 	cancel()
 	if err := Lock(ended, other, quick); !errors.Is(err, context.Canceled) {
@@ -49,11 +56,7 @@ func TestLockExcludesAnotherOpenFile(t *testing.T) {
 }
 
 func TestLockWaitEndsWithItsContext(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lock")
-	holder, waiter := open(t, path), open(t, path)
-	if err := Lock(context.Background(), holder, quick); err != nil {
-		t.Fatal(err)
-	}
+	_, waiter := held(t) // the holder keeps it until the test ends
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Lock(ctx, waiter, Backoff{First: time.Hour, Max: time.Hour}) }()
@@ -64,11 +67,7 @@ func TestLockWaitEndsWithItsContext(t *testing.T) {
 }
 
 func TestLockWaiterGetsItWhenReleased(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "lock")
-	holder, waiter := open(t, path), open(t, path)
-	if err := Lock(context.Background(), holder, quick); err != nil {
-		t.Fatal(err)
-	}
+	holder, waiter := held(t)
 	done := make(chan error, 1)
 	go func() { done <- Lock(context.Background(), waiter, quick) }()
 	if err := Unlock(holder); err != nil {

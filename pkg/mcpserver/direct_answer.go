@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/awf-dev/awf/pkg/jsonstr"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -140,7 +141,7 @@ func appendTextResult(dst []byte, content []Content, isError, serverInfo, result
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `{"type":"text","text":`...)
-		dst = appendJSONString(dst, c.Text)
+		dst = jsonstr.Append(dst, c.Text)
 		dst = append(dst, '}')
 	}
 	dst = append(dst, ']')

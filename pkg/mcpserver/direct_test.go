@@ -143,32 +143,10 @@ func TestDirectCallsEndWithTheInput(t *testing.T) {
 	}
 }
 
-func TestAppendJSONStringMatchesMarshal(t *testing.T) {
-	for _, s := range jsonStringSeeds {
-		checkJSONString(t, s)
-	}
-}
-
+// jsonStringSeeds are texts whose JSON strings take every escape (pkg/jsonstr tests the
+// encoder itself on the same seeds).
 var jsonStringSeeds = []string{"", "plain", "<a href=\"x\">&amp;</a>", "\x00\x01\x07\x08\x09\x0a\x0b\x0c\x0d\x1f\x20\x7f",
 	"é\u2028\u2029\u2027\u202a", "\xff", "a\xc3", "\xed\xa0\x80", "\U0001F600\\/", strings.Repeat("yyyyyyy\n", 512)}
-
-func checkJSONString(t *testing.T, s string) {
-	t.Helper()
-	want, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
-		t.Fatalf("appendJSONString(%q) = %s, want %s", s, got[1:], want)
-	}
-}
-
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range jsonStringSeeds {
-		f.Add(s)
-	}
-	f.Fuzz(checkJSONString)
-}
 
 // TestAppendTextResultMatchesTheSDK compares the direct path's text result with what the SDK
 // writes for the same result: its MarshalJSON, with the serverInfo _meta and the resultType a

@@ -1,12 +1,8 @@
 package mcpserver
 
-import (
-	"unicode/utf8"
-)
-
 // This file holds the small JSON helpers of the direct tools/call path (direct.go): walking the
-// members of an object already known to be valid JSON without decoding it, and writing a string
-// exactly as encoding/json.Marshal does.
+// members of an object already known to be valid JSON without decoding it (strings are written by
+// pkg/jsonstr).
 
 // eachMember calls fn with the raw key (between its quotes) and the raw value of every member of
 // the JSON object data, in order, and reports whether data was an object whose keys are all
@@ -132,66 +128,4 @@ func plainJSONString(raw []byte) (string, bool) {
 		}
 	}
 	return string(body), true
-}
-
-const hexDigits = "0123456789abcdef"
-
-// plainASCII marks the ASCII bytes encoding/json writes as they are.
-var plainASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-// appendJSONString appends s as encoding/json.Marshal writes a string: quoted, with <, > and &
-// escaped for HTML, U+2028 and U+2029 escaped, control characters as \n, \r, \t, \b, \f or
-// \u00XX, and each invalid UTF-8 byte as \ufffd.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if plainASCII[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 )
 
+// listNames lists the server's tools, sorted.
 func listNames(t *testing.T, s *server) []string {
 	t.Helper()
 	res, err := s.session.ListTools(context.Background(), nil)

@@ -1,10 +1,6 @@
 package mcpserve_test
 
 import (
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,40 +15,10 @@ func TestNoNetworkStepPluginsHaveNoNetwork(t *testing.T) {
 		t.Skipf("the sandbox cannot be enforced here: %s", st.Reason)
 	}
 	t.Setenv("TMPDIR", t.TempDir())
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "netprobe")
-	build := exec.Command("go", "build", "-o", bin, "./tests/netprobe")
-	build.Dir = plugintest.RepoRoot(t)
-	if msg, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./tests/netprobe: %v\n%s", err, msg)
-	}
-	file := filepath.Join(dir, ".awf", "plugins.yaml")
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, []byte("plugins:\n  netprobe:\n    command: "+bin+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer tcp.Close()
-	go func() {
-		for {
-			c, err := tcp.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer udp.Close()
-	args := map[string]any{"tcp": tcp.Addr().String(), "udp": udp.LocalAddr().String()}
+	bin := plugintest.Netprobe(t, t.TempDir())
+	_, file := plugintest.Project(t, "plugins:\n  netprobe:\n    command: "+bin+"\n")
+	tcp, udp := plugintest.Loopback(t)
+	args := map[string]any{"tcp": tcp, "udp": udp.LocalAddr().String()}
 	for _, network := range []bool{true, false} {
 		s := start(t, map[string]any{
 			"plugins_file": file,

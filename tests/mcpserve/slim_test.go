@@ -8,7 +8,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,21 +26,6 @@ func exe(t *testing.T, pid int) string {
 	return p
 }
 
-// toolNames lists the server's tools, sorted.
-func toolNames(t *testing.T, s *server) []string {
-	t.Helper()
-	res, err := s.session.ListTools(context.Background(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // TestSlimServesPlainSteps: awf-serve answers a step without plugin tools itself, and a step
 // with plugin tools from awf, exec'd in the same process (the CLI's child stays the server).
 func TestSlimServesPlainSteps(t *testing.T) {
@@ -49,7 +33,7 @@ func TestSlimServesPlainSteps(t *testing.T) {
 	if got := exe(t, plain.cmd.Process.Pid); got != serveBin {
 		t.Fatalf("a plain step is served by %s, want %s", got, serveBin)
 	}
-	names := toolNames(t, plain)
+	names := listNames(t, plain)
 	if strings.Join(names, ",") != "Bash,Edit,Glob,Grep,Read,Write" {
 		t.Fatalf("awf-serve offers %v", names)
 	}
@@ -57,7 +41,7 @@ func TestSlimServesPlainSteps(t *testing.T) {
 	if got := exe(t, withPlugins.cmd.Process.Pid); got != awfBin {
 		t.Fatalf("a step with plugin tools is served by %s, want awf (%s)", got, awfBin)
 	}
-	if names := toolNames(t, withPlugins); !slices.Contains(names, "echo_echo") {
+	if names := listNames(t, withPlugins); !slices.Contains(names, "echo_echo") {
 		t.Fatalf("after the hand-over the plugin tools are missing: %v", names)
 	}
 	traced := start(t, map[string]any{"otel_env": map[string]string{"OTEL_TRACES_EXPORTER": "console"}})

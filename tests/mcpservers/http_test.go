@@ -57,7 +57,7 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 
 	t.Run("tools and annotations", func(t *testing.T) { checkHTTPTools(t, s, direct) })
 	t.Run("content", func(t *testing.T) { checkHTTPContent(t, s.session, direct) })
-	t.Run("progress", func(t *testing.T) { checkHTTPProgress(t, s, progress) })
+	t.Run("progress", func(t *testing.T) { checkProgress(t, s.session, s.wire, progress, "http-progress") })
 	t.Run("cancel", func(t *testing.T) { checkHTTPCancel(t, s, progress) })
 	t.Run("a refused call keeps the session", func(t *testing.T) {
 		// awf checks the arguments against the server's input schema before calling it.
@@ -212,40 +212,6 @@ func comparable(r *mcp.CallToolResult) []byte {
 		E bool
 	}{r.Content, r.StructuredContent, r.IsError})
 	return b
-}
-
-func checkHTTPProgress(t *testing.T, s *awfServe, progress chan *mcp.ProgressNotificationParams) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	params := &mcp.CallToolParams{Name: "everything_trigger-long-running-operation", Arguments: map[string]any{"duration": 0.3, "steps": 3}}
-	params.SetProgressToken("http-progress")
-	mark := len(s.wire.lines())
-	res, err := s.session.CallTool(ctx, params)
-	if err != nil || res.IsError {
-		t.Fatalf("long-running operation: %v %v", res, err)
-	}
-	for i := 1; i <= 3; i++ {
-		select {
-		case p := <-progress:
-			if p.ProgressToken != "http-progress" || p.Progress != float64(i) || p.Total != 3 {
-				t.Errorf("progress %d = %+v", i, p)
-			}
-		case <-ctx.Done():
-			t.Fatalf("progress %d never arrived", i)
-		}
-	}
-	var order []string
-	for _, l := range s.wire.lines()[mark:] {
-		switch {
-		case strings.Contains(l, `"notifications/progress"`):
-			order = append(order, "progress")
-		case strings.Contains(l, "Long running operation completed"):
-			order = append(order, "result")
-		}
-	}
-	if strings.Join(order, ",") != "progress,progress,progress,result" {
-		t.Errorf("wire order = %v", order)
-	}
 }
 
 // checkHTTPCancel cancels a long call once it reports progress: the client gets the

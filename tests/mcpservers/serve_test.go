@@ -169,17 +169,7 @@ func TestEverythingContentThroughMCPServe(t *testing.T) {
 		{"get-resource-links", map[string]any{"count": 4}},
 		{"get-structured-content", map[string]any{"location": "Chicago"}},
 	} {
-		want, got := callOn(t, direct, c.tool, c.args), callOn(t, via, "everything_"+c.tool, c.args)
-		w, _ := json.Marshal(struct {
-			C []mcp.Content
-			S any
-			E bool
-		}{want.Content, want.StructuredContent, want.IsError})
-		g, _ := json.Marshal(struct {
-			C []mcp.Content
-			S any
-			E bool
-		}{got.Content, got.StructuredContent, got.IsError})
+		w, g := comparable(callOn(t, direct, c.tool, c.args)), comparable(callOn(t, via, "everything_"+c.tool, c.args))
 		if !bytes.Equal(g, w) {
 			t.Errorf("%s through awf:\n%s\ndirect:\n%s", c.tool, g, w)
 		}
@@ -215,10 +205,20 @@ func TestEverythingProgressThroughMCPServe(t *testing.T) {
 	via, _, _, wire := serveEverything(t, &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
 		progress <- r.Params
 	}}, "trigger-long-running-operation")
+	checkProgress(t, via, wire, progress, "agent-progress")
+}
+
+// checkProgress calls everything's trigger-long-running-operation through awf (session via,
+// whose wire is logged to wire) for three steps under token: the three progress notifications
+// reach the client's handler (which sends them on progress) in order, and on the wire every one
+// comes before the result.
+func checkProgress(t *testing.T, via *mcp.ClientSession, wire *syncBuffer, progress <-chan *mcp.ProgressNotificationParams, token string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	params := &mcp.CallToolParams{Name: "everything_trigger-long-running-operation", Arguments: map[string]any{"duration": 0.3, "steps": 3}}
-	params.SetProgressToken("agent-progress")
+	params.SetProgressToken(token)
+	mark := len(wire.lines())
 	res, err := via.CallTool(ctx, params)
 	if err != nil || res.IsError {
 		t.Fatalf("long-running operation: %v %v", res, err)
@@ -226,16 +226,15 @@ func TestEverythingProgressThroughMCPServe(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		select {
 		case p := <-progress:
-			if p.ProgressToken != "agent-progress" || p.Progress != float64(i) || p.Total != 3 {
+			if p.ProgressToken != token || p.Progress != float64(i) || p.Total != 3 {
 				t.Errorf("progress %d = %+v", i, p)
 			}
 		case <-ctx.Done():
 			t.Fatalf("progress %d never arrived", i)
 		}
 	}
-	// On the wire, every progress notification comes before the result.
 	var order []string
-	for _, l := range wire.lines() {
+	for _, l := range wire.lines()[mark:] {
 		switch {
 		case strings.Contains(l, `"notifications/progress"`):
 			order = append(order, "progress")

@@ -17,8 +17,8 @@ func TestWorkflowSecretsMasked(t *testing.T) {
 		"ask2": {Name: "ask2", Spec: &workflow.AgentSpec{Options: map[string]any{"api_key_env": "PROVIDER_CRED"}}},
 		"cmd":  {Name: "cmd", Spec: &workflow.CommandSpec{Command: "x"}},
 	}}
-	if got := keyVariables(w); len(got) != 1 || got[0] != "PROVIDER_CRED" {
-		t.Errorf("keyVariables = %q", got)
+	if got := w.KeyVariables(); len(got) != 1 || got[0] != "PROVIDER_CRED" {
+		t.Errorf("KeyVariables = %q", got)
 	}
 	in := Input{Workflow: w, Redactor: redact.New([]string{"PROVIDER_CRED=zq-provider-value-77"}),
 		Record: runrecord.Record{Inputs: map[string]any{"db_password": "pw-input-value-88", "plain": "plain-value"},

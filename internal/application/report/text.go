@@ -3,7 +3,6 @@ package report
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -35,33 +34,8 @@ func (t text) addWorkflowSecrets(w *workflow.Workflow, inputs map[string]any) {
 	if t.red == nil {
 		return
 	}
-	if w != nil {
-		t.red.AddNames(keyVariables(w)...)
-	}
-	for name, v := range inputs {
-		if s, ok := v.(string); ok && redact.IsSecretName(name) {
-			t.red.AddValue("input "+name, s)
-		}
-	}
-}
-
-// keyVariables are the variables w's agent steps name in options.api_key_env.
-func keyVariables(w *workflow.Workflow) []string {
-	var out []string
-	for _, name := range w.Order {
-		st := w.States[name]
-		if st == nil {
-			continue
-		}
-		a, ok := st.Spec.(*workflow.AgentSpec)
-		if !ok {
-			continue
-		}
-		if v, ok := a.Options["api_key_env"].(string); ok && v != "" && !slices.Contains(out, v) {
-			out = append(out, v)
-		}
-	}
-	return out
+	t.red.AddNames(w.KeyVariables()...)
+	t.red.AddInputs(inputs)
 }
 
 // line is a one-line cell: masked, line breaks shown as ↵, other control characters as \xNN,

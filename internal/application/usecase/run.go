@@ -153,12 +153,8 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 // mask adds the run's secrets to the redactor: the variables its agent steps name in
 // api_key_env and the inputs named like secrets (api_key, db_password).
 func (u Run) mask(wf *workflow.Workflow, inputs map[string]any) {
-	u.Redactor.AddNames(keyVariables(wf)...)
-	for name, v := range inputs {
-		if s, ok := v.(string); ok && redact.IsSecretName(name) {
-			u.Redactor.AddValue("input "+name, s)
-		}
-	}
+	u.Redactor.AddNames(wf.KeyVariables()...)
+	u.Redactor.AddInputs(inputs)
 }
 
 // execute runs one new or resumed run: rec is its record so far, do starts the engine.

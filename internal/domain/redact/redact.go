@@ -105,6 +105,17 @@ func (r *Redactor) AddValue(label, value string) {
 	r.rebuild()
 }
 
+// AddInputs masks the string values of the workflow inputs whose names mark them secret
+// (IsSecretName: api_key, db_password), each under the label "input NAME": what a run masks, and
+// what its report masks again when it renders the run.
+func (r *Redactor) AddInputs(inputs map[string]any) {
+	for name, v := range inputs {
+		if s, ok := v.(string); ok && IsSecretName(name) {
+			r.AddValue("input "+name, s)
+		}
+	}
+}
+
 // Secrets returns the names of the variables whose values are masked, sorted.
 func (r *Redactor) Secrets() []string {
 	if r == nil {

@@ -300,3 +300,17 @@ func TestMapReturnsCleanInputItself(t *testing.T) {
 		t.Error("Map returned a map that needed masking")
 	}
 }
+
+func TestAddInputs(t *testing.T) {
+	const pw, plain = "pw-input-value-88", "ordinary words"
+	r := New(nil)
+	r.AddInputs(map[string]any{"db_password": pw, "note": plain, "api_key": 12.0, "short_token": "ab"})
+	if got := r.String(pw + " " + plain); got != Mask+" "+plain {
+		t.Errorf("String = %q", got)
+	}
+	if got := r.Secrets(); !slices.Equal(got, []string{"input db_password"}) {
+		t.Errorf("Secrets() = %q", got)
+	}
+	var n *Redactor
+	n.AddInputs(map[string]any{"db_password": pw}) // a nil redactor masks nothing, and does not panic
+}

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/pkg/jsonstr"
 )
 
 // appendLine appends r's line (Line's JSON and a newline) to dst without reflection, byte for
@@ -25,14 +25,14 @@ func appendLine(dst []byte, r activity.Record) ([]byte, bool) {
 		return fail()
 	}
 	dst = append(dst, `{"id":`...)
-	dst = appendString(dst, r.ID)
+	dst = jsonstr.Append(dst, r.ID)
 	dst = append(dst, `,"time":"`...)
 	dst = r.Time.AppendFormat(dst, time.RFC3339Nano)
 	dst = append(dst, '"')
 	dst = appendField(dst, "run_id", r.RunID)
 	dst = appendField(dst, "step", r.Step)
 	dst = append(dst, `,"tool":`...)
-	dst = appendString(dst, r.Tool)
+	dst = jsonstr.Append(dst, r.Tool)
 	dst = appendField(dst, "source", string(r.Source))
 	if len(r.Arguments) > 0 {
 		dst = append(dst, `,"arguments":`...)
@@ -44,7 +44,7 @@ func appendLine(dst []byte, r activity.Record) ([]byte, bool) {
 	dst = append(dst, `,"duration_ms":`...)
 	dst = appendFloat(dst, r.DurationMS)
 	dst = append(dst, `,"outcome":`...)
-	dst = appendString(dst, string(r.Outcome))
+	dst = jsonstr.Append(dst, string(r.Outcome))
 	dst = appendField(dst, "error", r.Error)
 	dst = appendField(dst, "code", r.Code)
 	dst = append(dst, `,"intent":{`...)
@@ -97,12 +97,12 @@ func appendField(dst []byte, key, value string) []byte {
 	dst = append(dst, ',', '"')
 	dst = append(dst, key...)
 	dst = append(dst, '"', ':')
-	return appendString(dst, value)
+	return jsonstr.Append(dst, value)
 }
 
 func appendSummary(dst []byte, c tool.ContentSummary) []byte {
 	dst = append(dst, `{"type":`...)
-	dst = appendString(dst, c.Type)
+	dst = jsonstr.Append(dst, c.Type)
 	dst = appendField(dst, "mime_type", c.MIMEType)
 	dst = appendField(dst, "uri", c.URI)
 	dst = append(dst, `,"bytes":`...)
@@ -117,7 +117,7 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 	case nil:
 		return append(dst, "null"...), true
 	case string:
-		return appendString(dst, val), true
+		return jsonstr.Append(dst, val), true
 	case bool:
 		return strconv.AppendBool(dst, val), true
 	case float64:
@@ -139,7 +139,7 @@ func appendValue(dst []byte, v any) ([]byte, bool) {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendString(dst, k)
+			dst = jsonstr.Append(dst, k)
 			dst = append(dst, ':')
 			var ok bool
 			if dst, ok = appendValue(dst, val[k]); !ok {
@@ -182,68 +182,6 @@ func appendFloat(dst []byte, f float64) []byte {
 		dst = dst[:n-1]
 	}
 	return dst
-}
-
-const hexDigits = "0123456789abcdef"
-
-// plainASCII marks the ASCII bytes encoding/json writes as they are.
-var plainASCII = func() (t [utf8.RuneSelf]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\' && c != '<' && c != '>' && c != '&'
-	}
-	return t
-}()
-
-// appendString writes s as encoding/json.Marshal does: <, > and & escaped for HTML, U+2028 and
-// U+2029 escaped, control characters as \n, \r, \t, \b, \f or \u00XX, each invalid UTF-8 byte
-// as \ufffd.
-func appendString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if plainASCII[c] {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
 }
 
 // marshalLine is the reflective encoding appendLine stands in for.

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/pkg/jsonstr"
 )
 
 //lint:file-ignore SA1019 The log level rides on each request under the 2026-07-28 protocol (SEP-2575), deprecated by SEP-2577 but still what servers read.
@@ -68,7 +69,7 @@ func (r *rawCalls) learn(req *jsonrpc.Request) {
 	var b []byte
 	for _, k := range sessionMetaKeys {
 		if v, ok := p.Meta[k]; ok {
-			b = appendJSONString(b, k)
+			b = jsonstr.Append(b, k)
 			b = append(b, ':')
 			b = append(b, v...)
 			b = append(b, ',')
@@ -117,14 +118,14 @@ func (r *rawCalls) request(id, name string, args json.RawMessage, progressToken 
 	if m := r.meta.Load(); m != nil {
 		b = append(b, *m...)
 	}
-	b = appendJSONString(b, mcp.MetaKeyLogLevel)
+	b = jsonstr.Append(b, mcp.MetaKeyLogLevel)
 	b = append(b, `:"info"`...)
 	if progressToken != "" {
 		b = append(b, `,"progressToken":`...)
-		b = appendJSONString(b, progressToken)
+		b = jsonstr.Append(b, progressToken)
 	}
 	b = append(b, `},"name":`...)
-	b = appendJSONString(b, name)
+	b = jsonstr.Append(b, name)
 	b = append(b, `,"arguments":`...)
 	if len(bytes.TrimSpace(args)) == 0 {
 		b = append(b, `{}`...)
@@ -136,21 +137,6 @@ func (r *rawCalls) request(id, name string, args json.RawMessage, progressToken 
 		b = buf.Bytes()
 	}
 	return append(b, "}}\n"...), nil
-}
-
-// appendJSONString appends s as a JSON string: as it is between quotes when it is printable
-// ASCII without quotes or backslashes (tool names, tokens, the protocol's keys), else as
-// encoding/json writes it.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			quoted, _ := json.Marshal(s) // a string always encodes
-			return append(b, quoted...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }
 
 // rawEnvelope is a JSON-RPC message as the reading goroutine checks it for a reply to a call

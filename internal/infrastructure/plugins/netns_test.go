@@ -3,10 +3,8 @@ package plugins
 import (
 	"context"
 	"encoding/json"
-	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -37,12 +35,7 @@ func canUnshareNet(t *testing.T) {
 // netprobeHost is a host over the netprobe test plugin.
 func netprobeHost(t *testing.T, noNetwork bool) *Host {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "netprobe")
-	cmd := exec.Command("go", "build", "-o", bin, "./tests/netprobe")
-	cmd.Dir = plugintest.RepoRoot(t)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./tests/netprobe: %v\n%s", err, msg)
-	}
+	bin := plugintest.Netprobe(t, t.TempDir())
 	root, file := plugintest.Project(t, "plugins:\n  netprobe:\n    command: "+bin+"\n")
 	h := New(Options{Root: root, File: file, NoNetwork: noNetwork})
 	t.Cleanup(func() { _ = h.Close() })
@@ -52,26 +45,8 @@ func netprobeHost(t *testing.T, noNetwork bool) *Host {
 func TestNoNetworkPluginCannotReachLoopback(t *testing.T) {
 	canUnshareNet(t)
 	t.Setenv("TMPDIR", t.TempDir())
-	tcp, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer tcp.Close()
-	go func() {
-		for {
-			c, err := tcp.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
-	if err != nil {
-		t.Skip(err)
-	}
-	defer udp.Close()
-	args, _ := json.Marshal(map[string]string{"tcp": tcp.Addr().String(), "udp": udp.LocalAddr().String()})
+	tcp, udp := plugintest.Loopback(t)
+	args, _ := json.Marshal(map[string]string{"tcp": tcp, "udp": udp.LocalAddr().String()})
 	for _, tc := range []struct {
 		noNetwork bool
 		want      string

@@ -1,11 +1,7 @@
 package codex
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/ports"
@@ -33,24 +29,12 @@ type event struct {
 
 // parse reads the event stream. The answer is the last agent_message; usage is summed over
 // turn.completed events (cached input is part of input_tokens in the Responses API, so it is
-// not added again). Lines that are not JSON events are skipped: the stream is meant to be
-// pure JSONL, and one stray line should not lose a finished answer.
+// not added again). Lines that are not JSON events are skipped (cli.EachEvent).
 func parse(r cli.Result) (ports.AgentResult, error) {
 	var out ports.AgentResult
-	var events, completed int
+	var completed int
 	var failed, lastError string
-	sc := bufio.NewScanner(bytes.NewReader(r.Stdout))
-	sc.Buffer(make([]byte, 0, 64<<10), len(r.Stdout)+1)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
-		var ev event
-		if json.Unmarshal(line, &ev) != nil || ev.Type == "" {
-			continue
-		}
-		events++
+	events, err := cli.EachEvent(r.Stdout, func(ev *event) string { return ev.Type }, func(ev *event) {
 		switch ev.Type {
 		case "thread.started":
 			out.SessionID = ev.ThreadID
@@ -72,9 +56,9 @@ func parse(r cli.Result) (ports.AgentResult, error) {
 		case "error":
 			lastError = ev.Message
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("reading the event stream: %w", err)
+	})
+	if err != nil {
+		return out, err
 	}
 	switch {
 	case failed != "":

@@ -1,9 +1,6 @@
 package opencode
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -43,29 +40,17 @@ type event struct {
 // as input, as for Claude.
 func parse(r cli.Result) (ports.AgentResult, error) {
 	var out ports.AgentResult
-	var events int
 	var lastMsg string
 	var texts []string
 	var failure string
-	sc := bufio.NewScanner(bytes.NewReader(r.Stdout))
-	sc.Buffer(make([]byte, 0, 64<<10), len(r.Stdout)+1)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
-		var ev event
-		if json.Unmarshal(line, &ev) != nil || ev.Type == "" {
-			continue
-		}
-		events++
+	events, err := cli.EachEvent(r.Stdout, func(ev *event) string { return ev.Type }, func(ev *event) {
 		if ev.SessionID != "" {
 			out.SessionID = ev.SessionID
 		}
 		switch ev.Type {
 		case "text":
 			if ev.Part == nil {
-				continue
+				return
 			}
 			if ev.Part.MessageID != lastMsg {
 				lastMsg, texts = ev.Part.MessageID, nil
@@ -91,9 +76,9 @@ func parse(r cli.Result) (ports.AgentResult, error) {
 				}
 			}
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("reading the event stream: %w", err)
+	})
+	if err != nil {
+		return out, err
 	}
 	out.Output = strings.Join(texts, "\n")
 	switch {

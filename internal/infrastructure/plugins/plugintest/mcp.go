@@ -10,11 +10,17 @@ import (
 // tests, into dir and returns its path.
 func MCPFixture(tb testing.TB, dir string) string {
 	tb.Helper()
-	bin := filepath.Join(dir, "mcpfixture")
-	cmd := exec.Command("go", "build", "-o", bin, "./tests/mcpfixture")
+	return buildTestProgram(tb, dir, "mcpfixture")
+}
+
+// buildTestProgram builds the test program tests/<name> into dir/<name> and returns its path.
+func buildTestProgram(tb testing.TB, dir, name string) string {
+	tb.Helper()
+	bin := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", bin, "./tests/"+name)
 	cmd.Dir = RepoRoot(tb)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build ./tests/mcpfixture: %v\n%s", err, msg)
+		tb.Fatalf("go build ./tests/%s: %v\n%s", name, err, msg)
 	}
 	return bin
 }

@@ -1,6 +1,7 @@
 // Package plugintest builds awf's example plugins for tests: real binaries from
 // examples/plugins, built once per test process with `go build`, plus helpers to write a
-// project's plugins.yaml and to find running plugin processes in /proc.
+// project's plugins.yaml, to find running plugin processes in /proc, and to build the test
+// programs (tests/mcpfixture, tests/netprobe) and the loopback listeners some tests need.
 package plugintest
 
 import (

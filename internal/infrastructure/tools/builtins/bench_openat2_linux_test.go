@@ -8,10 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,14 +28,8 @@ func BenchmarkConfinedOpen(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	path := filepath.Join(root, "a", "b", "c", "f.go")
-	rel := "a/b/c/f.go"
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(strings.Repeat("package x // line\n", 200)), 0o644); err != nil {
-		b.Fatal(err)
-	}
+	writeBenchFile(b, root)
+	path := filepath.Join(root, benchFile)
 	r, err := os.OpenRoot(root)
 	if err != nil {
 		b.Fatal(err)
@@ -51,7 +43,7 @@ func BenchmarkConfinedOpen(b *testing.B) {
 	beneath := confiner{root: root, fs: r, at: at}
 	viaRoot := confiner{root: root, fs: r}
 	viaProc := func() (io.ReadCloser, error) {
-		pfd, err := at.open(rel, unix.O_PATH)
+		pfd, err := at.open(benchFile, unix.O_PATH)
 		if err != nil {
 			return nil, err
 		}
@@ -72,36 +64,9 @@ func BenchmarkConfinedOpen(b *testing.B) {
 		return newBeneathFile(fd, info), nil
 	}
 	buf := make([]byte, 8192)
-	read := func(open func() (io.ReadCloser, error)) time.Duration {
-		start := time.Now()
-		for range 20 {
-			f, err := open()
-			if err != nil {
-				b.Fatal(err)
-			}
-			if _, err := io.ReadFull(f, buf[:3600]); err != nil {
-				b.Fatal(err)
-			}
-			f.Close()
-		}
-		return time.Since(start) / 20
-	}
-	var plain, beneaths, procs, roots []time.Duration
-	for b.Loop() {
-		plain = append(plain, read(func() (io.ReadCloser, error) { return os.Open(path) }))
-		beneaths = append(beneaths, read(func() (io.ReadCloser, error) { return beneath.openRegular(path) }))
-		procs = append(procs, read(viaProc))
-		roots = append(roots, read(func() (io.ReadCloser, error) { return viaRoot.openRegular(path) }))
-	}
-	p := quantile(plain, .5)
-	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-	b.ReportMetric(us(p), "plain-p50-us")
-	for _, m := range []struct {
-		name string
-		d    []time.Duration
-	}{{"openat2", beneaths}, {"openat2-proc", procs}, {"osroot", roots}} {
-		q := quantile(m.d, .5)
-		b.ReportMetric(us(q), m.name+"-p50-us")
-		b.ReportMetric(float64(q)/float64(p), m.name+"/plain")
-	}
+	compareWays(b,
+		readVia(b, "plain", buf, func() (io.ReadCloser, error) { return os.Open(path) }),
+		readVia(b, "openat2", buf, func() (io.ReadCloser, error) { return beneath.openRegular(path) }),
+		readVia(b, "openat2-proc", buf, viaProc),
+		readVia(b, "osroot", buf, func() (io.ReadCloser, error) { return viaRoot.openRegular(path) }))
 }

@@ -8,10 +8,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
@@ -23,52 +21,27 @@ import (
 // each p50 and the ratios to unconfined; the target is at most 1.05 for the confined Read.
 func BenchmarkReadConfinement(b *testing.B) {
 	root := b.TempDir()
-	dir := filepath.Join(root, "a", "b", "c")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		b.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "f.go"), []byte(strings.Repeat("package x // line\n", 200)), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	p, err := New(Options{Root: root, Env: []string{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer p.Close()
+	writeBenchFile(b, root)
+	p := newBenchProvider(b, root)
 	if p.root.at == nil {
 		b.Skip("openat2 is not available here: the confiner uses os.Root only")
 	}
-	viaRoot, err := New(Options{Root: root, Env: []string{}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer viaRoot.Close()
+	viaRoot := newBenchProvider(b, root)
 	viaRoot.root.at.close()
 	viaRoot.root.at = nil
-	args, _ := json.Marshal(map[string]any{"file_path": "a/b/c/f.go"})
+	args, _ := json.Marshal(map[string]any{"file_path": benchFile})
 	ctx := context.Background()
-	round := func(read func() tool.Result) time.Duration {
-		start := time.Now()
-		for range 20 {
-			if res := read(); res.IsError {
+	read := func(name string, call func() tool.Result) benchWay {
+		return benchWay{name, func() {
+			if res := call(); res.IsError {
 				b.Fatal(res.JoinedText())
 			}
-		}
-		return time.Since(start) / 20
+		}}
 	}
-	var plain, beneath, rooted []time.Duration
-	for b.Loop() {
-		plain = append(plain, round(func() tool.Result { return readUnconfined(p, ctx, args) }))
-		beneath = append(beneath, round(func() tool.Result { return p.callRead(ctx, args) }))
-		rooted = append(rooted, round(func() tool.Result { return viaRoot.callRead(ctx, args) }))
-	}
-	u := quantile(plain, .5)
-	us := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1000 }
-	b.ReportMetric(us(u), "unconfined-p50-us")
-	b.ReportMetric(us(quantile(beneath, .5)), "openat2-p50-us")
-	b.ReportMetric(us(quantile(rooted, .5)), "osroot-p50-us")
-	b.ReportMetric(float64(quantile(beneath, .5))/float64(u), "openat2/unconfined")
-	b.ReportMetric(float64(quantile(rooted, .5))/float64(u), "osroot/unconfined")
+	compareWays(b,
+		read("unconfined", func() tool.Result { return readUnconfined(p, ctx, args) }),
+		read("openat2", func() tool.Result { return p.callRead(ctx, args) }),
+		read("osroot", func() tool.Result { return viaRoot.callRead(ctx, args) }))
 }
 
 // readUnconfined is callRead with the default window and the open of the tools before os.Root:

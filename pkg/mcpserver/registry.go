@@ -91,10 +91,11 @@ func (s *Server) callTool(ctx context.Context, call *mcp.CallToolRequest) (res *
 	name := call.Params.Name
 	s.mu.Lock()
 	reg, known := s.tools[name]
+	inSDK := known && reg.inSDK
 	fb := s.fallback
 	s.mu.Unlock()
 	switch {
-	case known && !reg.inSDK:
+	case known && !inSDK:
 		res, err := s.wrap(name, reg.handler)(ctx, call)
 		if err != nil {
 			return nil, err, true

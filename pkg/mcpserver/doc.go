@@ -39,7 +39,10 @@
 // several times over with fresh 32 KiB buffers and encodes the result three
 // times, which made the SDK most of a proxied call's cost (direct.go). On
 // Linux, a stdin that is a pipe or a socket is read through the runtime's
-// poller rather than by a thread blocked in read(2).
+// poller rather than by a thread blocked in read(2). Tools live in the
+// server's own registry and reach the SDK only when its behaviour is needed
+// (registry.go): the SDK's AddTool re-decodes each schema twice with 32 KiB
+// buffers, most of what a server allocated before its first answer.
 //
 // The package is public and has its own small types: it imports nothing from
 // awf's internal packages.

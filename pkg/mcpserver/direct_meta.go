@@ -44,7 +44,10 @@ func (d *direct) parse(req *jsonrpc.Request) (directCall, bool) {
 		return call, false
 	}
 	d.srv.mu.Lock()
-	call.name, call.handler = name, d.srv.handlers[name]
+	call.name = name
+	if reg, ok := d.srv.tools[name]; ok {
+		call.handler = reg.handler
+	}
 	d.srv.mu.Unlock()
 	if call.handler == nil {
 		return call, false

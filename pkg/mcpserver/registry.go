@@ -102,17 +102,9 @@ func (s *Server) callTool(ctx context.Context, call *mcp.CallToolRequest) (res *
 		}
 		return completed(call.Session, res), nil, true
 	case !known && fb != nil:
-		args := json.RawMessage(`{}`)
-		if len(call.Params.Arguments) > 0 && string(call.Params.Arguments) != "null" {
-			args = call.Params.Arguments
-		}
-		out, err := s.invoke(withProgress(ctx, call), name, Handler(func(ctx context.Context, a json.RawMessage) (*Result, error) {
+		res, err := s.wrap(name, func(ctx context.Context, a json.RawMessage) (*Result, error) {
 			return fb(ctx, name, a)
-		}), args)
-		if err != nil {
-			return nil, rpcError(err), true
-		}
-		res, err := sdkResult(name, out)
+		})(ctx, call)
 		return res, err, true
 	}
 	return nil, nil, false

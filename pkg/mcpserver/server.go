@@ -58,9 +58,7 @@ type Server struct {
 	shutdown time.Duration
 
 	mu       sync.Mutex
-	names    map[string]bool
-	handlers map[string]Handler // by tool name, for the direct path
-	tools    map[string]*registered
+	tools    map[string]*registered // by name: what tools/list shows, what the direct path runs
 	fallback FallbackHandler
 	// serving counts the sessions being served: a tool added then goes to the SDK too.
 	serving atomic.Int32
@@ -104,8 +102,7 @@ func New(opts Options) *Server {
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
 	meta, _ := json.Marshal(map[string]any{metaKeyServerInfo: impl}) // cannot fail
-	s := &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, names: map[string]bool{},
-		handlers: map[string]Handler{}, tools: map[string]*registered{}, impl: impl, serverInfoMeta: meta}
+	s := &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, tools: map[string]*registered{}, impl: impl, serverInfoMeta: meta}
 	sdk.AddReceivingMiddleware(s.toolsMiddleware)
 	return s
 }
@@ -122,7 +119,7 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.names[t.Name] {
+	if _, dup := s.tools[t.Name]; dup {
 		return fmt.Errorf("tool %q is already registered; tool names must be unique", t.Name)
 	}
 	s.tools[t.Name] = &registered{tool: sdkTool(t), handler: h}
@@ -132,8 +129,6 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 			return err
 		}
 	}
-	s.names[t.Name] = true
-	s.handlers[t.Name] = h
 	return nil
 }
 

@@ -116,19 +116,4 @@ func (s *server) write(t *testing.T, rel, body string, mode os.FileMode) string 
 }
 
 // records reads the activity file.
-func (s *server) records(t *testing.T) []map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(s.activity)
-	if err != nil {
-		t.Fatalf("activity file: %v", err)
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("activity line %q: %v", line, err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
+func (s *server) records(t *testing.T) []map[string]any { return testkit.JSONLines(t, s.activity) }

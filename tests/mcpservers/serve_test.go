@@ -95,22 +95,7 @@ func connect(t *testing.T, tr mcp.Transport, opts *mcp.ClientOptions) *mcp.Clien
 }
 
 // records reads an activity file, one JSON object a line.
-func records(t *testing.T, file string) []map[string]any {
-	t.Helper()
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("activity file: %v", err)
-	}
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("activity line %q: %v", line, err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
+func records(t *testing.T, file string) []map[string]any { return testkit.JSONLines(t, file) }
 
 // syncBuffer is a bytes.Buffer safe for the transport's logging goroutine and the test.
 type syncBuffer struct {

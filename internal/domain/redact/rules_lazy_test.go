@@ -30,15 +30,7 @@ func TestKeywordIndexMatchesContains(t *testing.T) {
 		}
 	}
 	for _, s := range texts {
-		var want uint64
-		for i, ru := range rules {
-			for _, k := range ru.keywords {
-				if strings.Contains(s, k) {
-					want |= 1 << i
-				}
-			}
-		}
-		if got := keywords().rulesIn(s); got != want {
+		if got, want := keywords().rulesIn(s), naiveRulesIn(s); got != want {
 			t.Errorf("rulesIn(%q) = %b, want %b", s, got, want)
 		}
 	}
@@ -47,16 +39,22 @@ func TestKeywordIndexMatchesContains(t *testing.T) {
 func FuzzKeywordIndex(f *testing.F) {
 	f.Add("ghp_ sk-ant- ://")
 	f.Fuzz(func(t *testing.T, s string) {
-		var want uint64
-		for i, ru := range rules {
-			for _, k := range ru.keywords {
-				if strings.Contains(s, k) {
-					want |= 1 << i
-				}
-			}
-		}
-		if got := keywords().rulesIn(s); got != want {
+		if got, want := keywords().rulesIn(s), naiveRulesIn(s); got != want {
 			t.Errorf("rulesIn(%q) = %b, want %b", s, got, want)
 		}
 	})
+}
+
+// naiveRulesIn is what the keyword index must answer: the rules with a keyword in s, found by
+// searching for every keyword.
+func naiveRulesIn(s string) uint64 {
+	var want uint64
+	for i, ru := range rules {
+		for _, k := range ru.keywords {
+			if strings.Contains(s, k) {
+				want |= 1 << i
+			}
+		}
+	}
+	return want
 }

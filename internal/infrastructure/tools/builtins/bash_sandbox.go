@@ -157,14 +157,12 @@ func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string
 	}
 	argv, cenv := []string{shell, "-c", command}, sandbox.TempEnv(env, tmp)
 	sp, err := sb.take(root)
-	if err == nil {
-		if err = sp.Send(pol, argv, cenv); err != nil {
-			// A spare that died while it waited: one started now must take the call.
-			sp.Discard()
-			if sp, err = sandbox.StartSpare(sb.self, root, sb.network); err == nil {
-				if err = sp.Send(pol, argv, cenv); err != nil {
-					sp.Discard()
-				}
+	if err == nil && sp.Send(pol, argv, cenv) != nil {
+		// A spare that died while it waited: one started now takes the call.
+		sp.Discard()
+		if sp, err = sandbox.StartSpare(sb.self, root, sb.network); err == nil {
+			if err = sp.Send(pol, argv, cenv); err != nil {
+				sp.Discard()
 			}
 		}
 	}
@@ -181,17 +179,24 @@ func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string
 // take returns a started spare for a call in dir: the one prepared after the previous call,
 // waiting for it to come up if need be, else one started now.
 func (sb *bashSandbox) take(dir string) (*sandbox.Spare, error) {
+	if sp := sb.claim(); sp != nil {
+		return sp, nil
+	}
+	return sandbox.StartSpare(sb.self, dir, sb.network)
+}
+
+// claim takes the prepared spare, once it is up; nil when none is prepared or it failed to
+// start.
+func (sb *bashSandbox) claim() *sandbox.Spare {
 	sb.mu.Lock()
 	slot := sb.pending
 	sb.pending = nil
 	sb.mu.Unlock()
-	if slot != nil {
-		<-slot.done
-		if slot.sp != nil {
-			return slot.sp, nil
-		}
+	if slot == nil {
+		return nil
 	}
-	return sandbox.StartSpare(sb.self, dir, sb.network)
+	<-slot.done
+	return slot.sp
 }
 
 // prepare starts, in the background, the spare the next call in dir will take, unless one is
@@ -217,14 +222,9 @@ func (sb *bashSandbox) close() {
 	}
 	sb.mu.Lock()
 	sb.closed = true
-	slot := sb.pending
-	sb.pending = nil
 	sb.mu.Unlock()
-	if slot != nil {
-		<-slot.done
-		if slot.sp != nil {
-			slot.sp.Discard()
-		}
+	if sp := sb.claim(); sp != nil {
+		sp.Discard()
 	}
 }
 

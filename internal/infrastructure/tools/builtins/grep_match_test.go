@@ -15,7 +15,8 @@ func refLines(t testing.TB, pattern string, ignoreCase bool, buf []byte) []strin
 	if ignoreCase {
 		flags += "i"
 	}
-	re := regexp.MustCompile(flags + ")" + pattern)
+	// The definition reads \w \d \s as rg does, like Grep (unicodeClasses has its own tests).
+	re := regexp.MustCompile(flags + ")" + unicodeClasses(pattern))
 	var out []string
 	for pos := 0; pos < len(buf); {
 		le := lineEnd(buf, pos)

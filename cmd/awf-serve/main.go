@@ -10,13 +10,13 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
-
-	"github.com/spf13/cobra"
 
 	"github.com/awf-dev/awf/cmd/internal/servecmd"
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -39,23 +39,71 @@ func main() {
 func execute(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	root := &cobra.Command{Use: "awf-serve", Version: version, SilenceUsage: true, SilenceErrors: true}
-	// No completion command: nobody types awf-serve, and cobra builds that command on every start.
-	root.CompletionOptions.DisableDefaultCmd = true
-	// No completion command: nobody types awf-serve, and cobra builds that command on every start.
-	root.CompletionOptions.DisableDefaultCmd = true
-	root.AddCommand(servecmd.New(servecmd.Options{Version: version, Handoff: handoff}))
-	root.SetArgs(args)
-	err := root.ExecuteContext(ctx)
-	if err == nil {
+	err := run(ctx, args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return fault.ExitOK
 	}
 	code := fault.ExitCode(err)
 	if fault.CodeOf(err) == "" {
-		code = fault.ExitUser // cobra's usage errors
+		code = fault.ExitUser // usage errors
 	}
 	fmt.Fprintln(os.Stderr, "awf-serve: "+redact.New(os.Environ()).String(err.Error()))
 	return code
+}
+
+// usage is the help text. awf-serve has one command and two flags, parsed with the standard
+// library: a command-line library (cobra, as awf uses) would add its package initialisation to
+// every agent step's cold start.
+const usage = `awf-serve is awf's slim MCP server, spawned by agent CLIs for one step.
+
+Usage:
+  awf-serve ` + servecmd.Use + `
+  awf-serve --version
+
+` + servecmd.Short + `. Flags of mcp-serve:
+`
+
+func run(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		fmt.Print(usage)
+		return nil
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Print(usage)
+		flags(os.Stdout).PrintDefaults()
+		return nil
+	case "-v", "--version", "version":
+		fmt.Println("awf-serve version " + version)
+		return nil
+	case "mcp-serve":
+	default:
+		return fmt.Errorf("unknown command %q; awf-serve runs `%s` (see awf-serve --help)", args[0], servecmd.Use)
+	}
+	fs := flags(io.Discard) // a parse error is printed once, by execute
+	if err := fs.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Print(usage)
+			flags(os.Stdout).PrintDefaults()
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("mcp-serve takes no arguments, got %q", fs.Args())
+	}
+	configPath := fs.Lookup(servecmd.ConfigFlag).Value.String()
+	turn := fs.Lookup(servecmd.TurnFlag).Value.(flag.Getter).Get().(int)
+	return servecmd.Run(ctx, servecmd.Options{Version: version, Handoff: handoff}, configPath, turn)
+}
+
+// flags is mcp-serve's flag set: -config and --config, with the value after = or a space, as
+// cobra reads them in awf.
+func flags(out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("mcp-serve", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.String(servecmd.ConfigFlag, "", servecmd.ConfigUsage)
+	fs.Int(servecmd.TurnFlag, 0, servecmd.TurnUsage)
+	return fs
 }
 
 // handoff replaces this process with `awf mcp-serve` for a config that needs what only awf

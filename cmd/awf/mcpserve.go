@@ -16,7 +16,7 @@ import (
 // newMCPServeCmd is the subprocess an agent CLI spawns, with everything awf links: plugin tools
 // and span export. The slim awf-serve binary (cmd/awf-serve) serves the other steps.
 func newMCPServeCmd() *cobra.Command {
-	return servecmd.New(servecmd.Options{
+	o := servecmd.Options{
 		Version:        version,
 		Providers:      pluginProviders,
 		PluginCommands: plugins.Commands,
@@ -24,7 +24,21 @@ func newMCPServeCmd() *cobra.Command {
 			_, shutdown, err := telemetry.SetupSync(ctx, "awf-mcp-serve", telemetry.WithRedactor(red))
 			return shutdown, err
 		},
-	})
+	}
+	var configPath string
+	var turn int
+	cmd := &cobra.Command{
+		Use:    servecmd.Use,
+		Short:  servecmd.Short,
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return servecmd.Run(cmd.Context(), o, configPath, turn)
+		},
+	}
+	cmd.Flags().StringVar(&configPath, servecmd.ConfigFlag, "", servecmd.ConfigUsage)
+	cmd.Flags().IntVar(&turn, servecmd.TurnFlag, 0, servecmd.TurnUsage)
+	return cmd
 }
 
 // serveBinary is the binary agent CLIs spawn as `<binary> mcp-serve`: the slim awf-serve

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,10 @@ type conn struct {
 	limit  int
 	logger *slog.Logger
 	stop   <-chan struct{} // the Serve context's Done channel
+	// held, when not nil, is Server.Hold's channel: from the first message about tools on,
+	// every message waits for it to close.
+	held    <-chan struct{}
+	holding bool // a message has waited for held: every later one waits too
 
 	incoming   chan jsonrpc.Message
 	readerDone chan struct{} // closed when the reader goroutine returns
@@ -101,6 +106,9 @@ func (c *conn) readLoop() {
 		if msg == nil {
 			continue
 		}
+		if !c.wait(msg) {
+			return
+		}
 		if req, ok := msg.(*jsonrpc.Request); ok {
 			if c.direct.take(req, c.writeDirect) {
 				continue
@@ -117,6 +125,31 @@ func (c *conn) readLoop() {
 			c.direct.stop(errStopped)
 			return
 		}
+	}
+}
+
+// wait holds msg until Server.Hold's release when it is about tools (tools/list, tools/call)
+// or comes after one, so that the order of the client's messages is kept; the handshake
+// (server/discover, initialize, notifications/initialized, ping) passes. It reports false when
+// the connection was stopped or closed meanwhile.
+func (c *conn) wait(msg jsonrpc.Message) bool {
+	if c.held == nil {
+		return true
+	}
+	if req, ok := msg.(*jsonrpc.Request); !c.holding && !(ok && strings.HasPrefix(req.Method, "tools/")) {
+		return true
+	}
+	c.holding = true
+	select {
+	case <-c.held:
+		c.held = nil
+		return true
+	case <-c.closed:
+		c.direct.stop(io.EOF)
+		return false
+	case <-c.stop:
+		c.direct.stop(errStopped)
+		return false
 	}
 }
 

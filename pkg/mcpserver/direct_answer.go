@@ -40,10 +40,10 @@ func (d *direct) answerLine(ctx context.Context, dst []byte, call directCall, se
 			dst = append(dst, `{"jsonrpc":"2.0","id":`...)
 			dst = strconv.AppendInt(dst, id, 10)
 			dst = append(dst, `,"result":`...)
-			dst = appendTextResult(dst, text, isError, call.newFormat, resultType, s.serverInfoMeta)
+			dst = appendTextResult(dst, text, isError, call.newFormat, resultType, s.metaFor(call.newFormat))
 			return append(dst, '}', '\n')
 		}
-		return d.encode(&jsonrpc.Response{ID: call.id, Result: appendTextResult(nil, text, isError, call.newFormat, resultType, s.serverInfoMeta)})
+		return d.encode(&jsonrpc.Response{ID: call.id, Result: appendTextResult(nil, text, isError, call.newFormat, resultType, s.metaFor(call.newFormat))})
 	}
 	result, err := d.sdkAnswer(call, res, sessionFormat)
 	if err != nil {
@@ -152,4 +152,12 @@ func appendTextResult(dst []byte, content []Content, isError, serverInfo, result
 		dst = append(dst, `,"resultType":"complete"`...)
 	}
 	return append(dst, '}')
+}
+
+// metaFor is the serverInfo _meta when an answer carries it, else nil.
+func (s *Server) metaFor(serverInfo bool) []byte {
+	if !serverInfo {
+		return nil
+	}
+	return s.serverInfoMeta()
 }

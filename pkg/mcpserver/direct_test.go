@@ -175,7 +175,7 @@ func TestAppendTextResultMatchesTheSDK(t *testing.T) {
 				if mode.resultType {
 					want = append(want[:len(want)-1], `,"resultType":"complete"}`...)
 				}
-				got := appendTextResult(nil, content, isError, mode.serverInfo, mode.resultType, srv.serverInfoMeta)
+				got := appendTextResult(nil, content, isError, mode.serverInfo, mode.resultType, srv.serverInfoMeta())
 				if string(got) != string(want) {
 					t.Fatalf("texts %q isError %v %+v:\n got %s\nwant %s", texts, isError, mode, got, want)
 				}

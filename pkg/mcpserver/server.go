@@ -62,11 +62,15 @@ type Server struct {
 	fallback FallbackHandler
 	// serving counts the sessions being served: a tool added then goes to the SDK too.
 	serving atomic.Int32
+	// held, while Hold's release has not run, is closed by it: sessions started meanwhile
+	// wait on it before any message but initialize, and tools added meanwhile stay out of
+	// the SDK as if added before Serve.
+	held chan struct{}
 
 	impl *mcp.Implementation
 	// serverInfoMeta is the _meta of a 2026-07-28 answer naming this server, as the SDK
-	// writes it.
-	serverInfoMeta []byte
+	// writes it; encoded on first use, off the path of every start.
+	serverInfoMeta func() []byte
 	// noDirect sends every tools/call through the SDK (tests compare both paths).
 	noDirect bool
 	// directCalls counts the calls run on the direct path, for tests.
@@ -101,7 +105,10 @@ func New(opts Options) *Server {
 		// logging, which this server never sends.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	meta, _ := json.Marshal(map[string]any{metaKeyServerInfo: impl}) // cannot fail
+	meta := sync.OnceValue(func() []byte {
+		b, _ := json.Marshal(map[string]any{metaKeyServerInfo: impl}) // cannot fail
+		return b
+	})
 	s := &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, tools: map[string]*registered{}, impl: impl, serverInfoMeta: meta}
 	sdk.AddReceivingMiddleware(s.toolsMiddleware)
 	return s
@@ -123,13 +130,37 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 		return fmt.Errorf("tool %q is already registered; tool names must be unique", t.Name)
 	}
 	s.tools[t.Name] = &registered{tool: sdkTool(t), handler: h}
-	if s.serving.Load() > 0 || sdkOnly(t.InputSchema) {
+	if s.serving.Load() > 0 && s.held == nil || sdkOnly(t.InputSchema) {
 		if err := s.toSDK(t.Name); err != nil {
 			delete(s.tools, t.Name)
 			return err
 		}
 	}
 	return nil
+}
+
+// Hold lets a server start reading its client before it has added its tools. Sessions that
+// Serve starts from now on answer initialize at once and hold every other message, in order,
+// until release is called: the client's handshake overlaps the building of the tools (for a
+// server spawned per agent step, about as long as each other), and its first tools/list sees
+// every tool. Tools added before release count as added before Serve: no client has listed
+// tools yet, so none is announced. release may be called more than once.
+func (s *Server) Hold() (release func()) {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.held = ch
+	s.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			if s.held == ch {
+				s.held = nil
+			}
+			s.mu.Unlock()
+			close(ch)
+		})
+	}
 }
 
 // wrap adapts h to the SDK's low-level handler: raw arguments in, no SDK-side
@@ -195,6 +226,9 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	d := newDirect(ctx, s)
 	defer d.stop(io.EOF)
 	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger, d)
+	s.mu.Lock()
+	c.held = s.held
+	s.mu.Unlock()
 	go c.readLoop()
 	defer s.releaseReader(c)
 

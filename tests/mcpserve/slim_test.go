@@ -145,3 +145,53 @@ func sandboxEnforced(t *testing.T, s *server) bool {
 	}
 	return false
 }
+
+// TestSlimCommandLine: awf-serve parses its command line without cobra, as awf's mcp-serve does:
+// --version, both flag spellings, and usage errors with exit code 1 and one message.
+func TestSlimCommandLine(t *testing.T) {
+	run := func(args ...string) (string, int) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, serveBin, args...)
+		cmd.Stdin = strings.NewReader("") // mcp-serve ends at EOF
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("awf-serve %v: %v", args, err)
+		}
+		return string(out), code
+	}
+	if out, code := run("--version"); code != 0 || !strings.HasPrefix(out, "awf-serve version ") {
+		t.Errorf("--version: exit %d, %q", code, out)
+	}
+	if out, code := run("mcp-serve", "--help"); code != 0 || !strings.Contains(out, "-config") || !strings.Contains(out, "-turn") {
+		t.Errorf("mcp-serve --help: exit %d, %q", code, out)
+	}
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(cfg, []byte(`{"root_dir":`+strconv.Quote(t.TempDir())+`}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"mcp-serve", "--config=" + cfg, "--turn=2"}, {"mcp-serve", "-config", cfg}} {
+		if out, code := run(args...); code != 0 {
+			t.Errorf("%v at EOF: exit %d, %q", args, code, out)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"mcp-serve", "--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"mcp-serve", "--turn", "x"}, `invalid value "x" for flag -turn`},
+		{[]string{"mcp-serve", "extra"}, `mcp-serve takes no arguments, got ["extra"]`},
+		{[]string{"serve"}, `unknown command "serve"`},
+		{[]string{"mcp-serve", "--config", filepath.Join(t.TempDir(), "missing.json")}, "USER.MCP_SERVE.CONFIG"},
+	} {
+		out, code := run(tt.args...)
+		if code != 1 || !strings.Contains(out, tt.want) || strings.Count(out, tt.want) != 1 {
+			t.Errorf("%v: exit %d, output %q, want exit 1 and %q once", tt.args, code, out, tt.want)
+		}
+	}
+}

@@ -57,6 +57,9 @@ func Build(plugins bool) (*Bins, error) {
 // measure the binary users run; stack traces survive stripping).
 func GoBuild(out, pkg string) error {
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
+	// Static, as `make build` links what it installs: a cgo build is dynamically linked and
+	// pays the loader at every start, which the cold-start benchmark would count.
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	cmd.Dir = RepoRoot()
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)

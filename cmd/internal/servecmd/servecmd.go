@@ -3,15 +3,20 @@
 // step. The slim awf-serve binary serves the common step, without plugin tools and without
 // trace export: it links neither the gRPC plugin host nor the OTLP exporters, whose package
 // initialisation is most of awf's start-up (issue 15), and hands any other step to awf.
+//
+// The package has no command-line library: awf puts Run under its cobra command, awf-serve
+// parses its two flags with the standard library's flag package, so that cobra, pflag and
+// their package initialisation stay out of the binary spawned per step.
 package servecmd
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
-	"github.com/spf13/cobra"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -44,28 +49,42 @@ type Options struct {
 	Handoff func(cfg toolset.Spec) error
 }
 
-// New is the `mcp-serve` command. stdout carries only JSON-RPC; anything for humans goes to
-// stderr or the log file.
-func New(o Options) *cobra.Command {
-	var configPath string
-	var turn int
-	cmd := &cobra.Command{
-		Use:    "mcp-serve [--config file]",
-		Short:  "Serve awf's tools over MCP stdio (spawned by agent CLIs)",
-		Hidden: true,
-		Args:   cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			return serve(cmd.Context(), o, configPath, turn)
-		},
-	}
-	cmd.Flags().StringVar(&configPath, "config", "", "JSON config written by awf for one agent step (default: built-in tools over the current directory)")
-	cmd.Flags().IntVar(&turn, "turn", 0, "the conversation turn of the agent call that spawned this server, recorded with each tool call")
-	return cmd
-}
+// The command's flags, shared by both binaries' parsers.
+const (
+	// Use is the command line, for help texts.
+	Use = "mcp-serve [--config file] [--turn n]"
+	// Short says what the command is for.
+	Short = "Serve awf's tools over MCP stdio (spawned by agent CLIs)"
+	// ConfigFlag names the step's config file.
+	ConfigFlag = "config"
+	// ConfigUsage is its help text.
+	ConfigUsage = "JSON config written by awf for one agent step (default: built-in tools over the current directory)"
+	// TurnFlag is the conversation turn.
+	TurnFlag = "turn"
+	// TurnUsage is its help text.
+	TurnUsage = "the conversation turn of the agent call that spawned this server, recorded with each tool call"
+)
 
-func serve(ctx context.Context, o Options, configPath string, turn int) error {
+// Run serves one agent step's tools on stdin and stdout until stdin ends, ctx is cancelled or
+// the parent dies. stdout carries only JSON-RPC; anything for humans goes to stderr or the log
+// file.
+func Run(ctx context.Context, o Options, configPath string, turn int) error {
 	tuneServeGC()
-	cfg, err := loadConfig(configPath)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	data, err := readConfig(configPath)
+	if err != nil {
+		return err
+	}
+	// A step with built-in tools only starts serving now, before its config is decoded: see
+	// mcpserve.Session. Anything else waits, since it may be handed to awf by exec, which must
+	// come before anything is read from stdin.
+	var early *mcpserve.Session
+	if plainConfig(data) && !otelenv.Enabled(os.Getenv) {
+		early = mcpserve.Start(ctx, o.Version, os.Stdin, os.Stdout)
+	}
+	defer early.Abort()
+	cfg, err := decodeConfig(configPath, data)
 	if err != nil {
 		return err
 	}
@@ -75,6 +94,10 @@ func serve(ctx context.Context, o Options, configPath string, turn int) error {
 		if _, set := os.LookupEnv(k); !set {
 			_ = os.Setenv(k, v)
 		}
+	}
+	if early != nil && (len(cfg.PluginTools) > 0 || NeedsAWF(cfg, os.Getenv)) {
+		// plainConfig rules this out; a mistake there must not serve a step without its tools.
+		return fault.New(fault.SystemMCPServeStart, "the config %s names plugin tools or span export, which awf-serve saw too late to hand over", configPath)
 	}
 	if o.Handoff != nil {
 		if err := o.Handoff(cfg); err != nil {
@@ -110,10 +133,26 @@ func serve(ctx context.Context, o Options, configPath string, turn int) error {
 		// The router owns the plugin providers: its Close stops the plugin processes.
 		deps.Providers = o.Providers(cfg, logger)
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	go watchParent(ctx, cancel)
+	if early != nil {
+		return early.Serve(ctx, cfg, deps)
+	}
 	return mcpserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
+}
+
+// plainConfig reports, without decoding the config, that it cannot name plugin tools, a
+// plugins file or OTel variables: none of its bytes spell "plugin" or "otel" in any case.
+// encoding/json also matches a key through \u escapes and Unicode case folds, so a config with a
+// backslash or a byte outside ASCII is not plain either (a path with such characters just takes
+// the slower start). No config is plain: the default toolset is the built-in tools.
+func plainConfig(data []byte) bool {
+	for _, b := range data {
+		if b == '\\' || b >= utf8.RuneSelf {
+			return false
+		}
+	}
+	lower := bytes.ToLower(data)
+	return !bytes.Contains(lower, []byte("plugin")) && !bytes.Contains(lower, []byte("otel"))
 }
 
 // NeedsAWF reports whether cfg needs what only the awf binary links: plugin tools (the gRPC
@@ -124,16 +163,24 @@ func NeedsAWF(cfg toolset.Spec, getenv func(string) string) bool {
 	return len(cfg.PluginTools) > 0 || otelenv.Enabled(getenv) || cfg.PluginsFile != "" && cfg.PluginCommands == nil
 }
 
-func loadConfig(path string) (toolset.Spec, error) {
+// readConfig reads the config file; no path reads nothing.
+func readConfig(path string) ([]byte, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fault.Wrap(err, fault.UserMCPServeConfig, "cannot read mcp-serve config %s", path)
+	}
+	return data, nil
+}
+
+// decodeConfig is the toolset of the config read from path; no path is the default toolset.
+func decodeConfig(path string, data []byte) (toolset.Spec, error) {
 	if path == "" {
 		return mcpserve.Defaults(), nil
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return toolset.Spec{}, fault.Wrap(err, fault.UserMCPServeConfig, "cannot read mcp-serve config %s", path)
-	}
-	defer func() { _ = f.Close() }()
-	cfg, err := mcpserve.Decode(f)
+	cfg, err := mcpserve.Decode(bytes.NewReader(data))
 	if err != nil {
 		return cfg, fault.New(fault.UserMCPServeConfig, "%s: %v", path, err).WithHint("the file is written by awf; regenerate it or fix the key named above")
 	}

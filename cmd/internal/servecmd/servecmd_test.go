@@ -28,3 +28,26 @@ func TestNeedsAWF(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainConfig(t *testing.T) {
+	tests := []struct {
+		name string
+		data string
+		want bool
+	}{
+		{"no config", "", true},
+		{"built-ins only", `{"root_dir":"/src/app","activity_file":"/run/a.jsonl","run_id":"r","step":"s"}`, true},
+		{"plugin tools", `{"plugin_tools":[{"plugin":"notes","expose":["*"]}]}`, false},
+		{"plugins file", `{"plugins_file":"/p/plugins.yaml","plugin_commands":[]}`, false},
+		{"a key in capitals", `{"PLUGIN_TOOLS":[{"plugin":"notes"}]}`, false},
+		{"otel variables", `{"otel_env":{"OTEL_TRACES_EXPORTER":"console"}}`, false},
+		{"an escaped key", `{"plugin\u005ftools":[]}`, false},
+		{"a key through a Unicode fold", "{\"plugin_tool\u017f\":[]}", false},
+		{"a root path naming plugins", `{"root_dir":"/src/awf-plugins"}`, false},
+	}
+	for _, tt := range tests {
+		if got := plainConfig([]byte(tt.data)); got != tt.want {
+			t.Errorf("%s: plainConfig = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

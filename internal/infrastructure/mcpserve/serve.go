@@ -98,29 +98,115 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 	}, providers...)
 }
 
-// Serve builds the router and serves it on r/w until ctx ends or r reaches EOF.
+// Serve builds the router and serves it on r/w until ctx ends or r reaches EOF. A step with
+// built-in tools only is served as Start and Session.Serve do; plugin tools may take seconds to
+// start, which a client expects of initialize rather than of a tools/list it may time out
+// sooner, so they are built before anything is read.
 func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.Writer) error {
-	if deps.Logger == nil {
-		deps.Logger = zap.NewNop()
+	if len(cfg.PluginTools) == 0 && len(deps.Providers) == 0 {
+		return Start(ctx, deps.Version, r, w).Serve(ctx, cfg, deps)
 	}
-	router, err := Build(ctx, cfg, deps)
+	srv := newServer(deps.Version)
+	router, names, err := register(ctx, srv, cfg, withLogger(deps))
 	if err != nil {
 		return err
 	}
 	defer func() { _ = router.Close() }()
-	exposure := routing.NewExposure(router, routing.IntentSettingsFromToolset(cfg.Intent))
-	srv := mcpserver.New(mcpserver.Options{
+	if err := announce(cfg, withLogger(deps), names); err != nil {
+		return err
+	}
+	return srv.Serve(ctx, r, w)
+}
+
+// Session is an MCP session served before its tools exist. Agent CLIs spawn mcp-serve per step
+// and wait for its tools/list; on this machine start-up is mostly first page faults, the
+// client's handshake costs the SDK about as many as decoding the config and building the tools
+// cost awf, so the two overlap (issue 15's cold start): the handshake (server/discover,
+// initialize) is answered at once, and tools/list, tools/call and whatever follows them wait, in
+// order, until the tools are in (mcpserver.Server.Hold).
+type Session struct {
+	srv     *mcpserver.Server
+	release func()
+	cancel  context.CancelFunc
+	served  chan error
+	ended   bool
+}
+
+// Start begins serving r/w. Messages about tools wait for Serve, or are dropped by Abort; one of
+// the two must be called.
+func Start(ctx context.Context, version string, r io.Reader, w io.Writer) *Session {
+	srv := newServer(version)
+	ctx, cancel := context.WithCancel(ctx)
+	s := &Session{srv: srv, release: srv.Hold(), cancel: cancel, served: make(chan error, 1)}
+	go func() { s.served <- srv.Serve(ctx, r, w) }()
+	return s
+}
+
+// Serve builds the router for cfg, gives its tools to the session, writes the ready file and
+// serves until the session ends. ctx is the router's.
+func (s *Session) Serve(ctx context.Context, cfg toolset.Spec, deps Deps) error {
+	deps = withLogger(deps)
+	router, names, err := register(ctx, s.srv, cfg, deps)
+	if err != nil {
+		s.Abort()
+		return err
+	}
+	defer func() { _ = router.Close() }() // after the session has ended
+	// Before release, as without a session: a client that has its tools finds the ready file.
+	if err := announce(cfg, deps, names); err != nil {
+		s.Abort()
+		return err
+	}
+	s.release()
+	s.ended = true
+	return <-s.served
+}
+
+// Abort ends a session that will not get its tools: the messages held are dropped unanswered,
+// and the session's goroutines are gone when it returns. It does nothing on a nil or ended
+// session.
+func (s *Session) Abort() {
+	if s == nil || s.ended {
+		return
+	}
+	s.ended = true
+	s.cancel() // before release, so that nothing held is answered without tools
+	<-s.served
+	s.release()
+}
+
+// newServer is the MCP server of mcp-serve, without tools yet.
+func newServer(version string) *mcpserver.Server {
+	return mcpserver.New(mcpserver.Options{
 		Name:         "awf",
-		Version:      deps.Version,
+		Version:      version,
 		Instructions: "Tools served by awf. Every call is checked against the step's intent rules and recorded.",
 		// Protocol-level trouble (a panicking handler) goes to stderr, which agent CLIs show.
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 	})
+}
+
+// withLogger gives deps a logger that discards when it has none.
+func withLogger(deps Deps) Deps {
+	if deps.Logger == nil {
+		deps.Logger = zap.NewNop()
+	}
+	return deps
+}
+
+// register builds the router for cfg and adds its tools to srv, returning their names.
+func register(ctx context.Context, srv *mcpserver.Server, cfg toolset.Spec, deps Deps) (*routing.Router, []string, error) {
+	router, err := Build(ctx, cfg, deps)
+	if err != nil {
+		return nil, nil, err
+	}
+	exposure := routing.NewExposure(router, routing.IntentSettingsFromToolset(cfg.Intent))
 	parent := trace.SpanContextFromContext(withTraceparent(context.Background(), cfg.Traceparent))
 	names := make([]string, 0)
 	for _, def := range exposure.ListTools() {
 		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent, deps.Turn)); err != nil {
-			return fault.Wrap(err, fault.SystemMCPServeStart, "cannot register tool %s", def.Name)
+			_ = router.Close()
+			return nil, nil, fault.Wrap(err, fault.SystemMCPServeStart, "cannot register tool %s", def.Name)
 		}
 		names = append(names, def.Name)
 	}
@@ -130,13 +216,18 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 	srv.SetFallback(func(ctx context.Context, name string, args json.RawMessage) (*mcpserver.Result, error) {
 		return handler(exposure, name, parent, deps.Turn)(ctx, args)
 	})
+	return router, names, nil
+}
+
+// announce writes the ready file and the log line saying the server serves.
+func announce(cfg toolset.Spec, deps Deps, names []string) error {
 	if cfg.ReadyFile != "" {
 		if err := writeReady(cfg.ReadyFile, ReadyRecord{PID: os.Getpid(), Time: time.Now().UTC(), Tools: names}); err != nil {
 			return fault.Wrap(err, fault.SystemMCPServeStart, "cannot write the ready file %s", cfg.ReadyFile)
 		}
 	}
 	deps.Logger.Info("mcp-serve ready", zap.Strings("tools", names), zap.String("root", cfg.Root))
-	return srv.Serve(ctx, r, w)
+	return nil
 }
 
 // handler routes one MCP tool to the router. Calls become children of the step's span when a

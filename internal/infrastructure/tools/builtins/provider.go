@@ -123,20 +123,31 @@ func (p *Provider) ListTools(context.Context) ([]tool.Definition, error) {
 // handler runs one tool with raw arguments; it returns a Result, IsError for tool failures.
 type handler func(p *Provider, ctx context.Context, args json.RawMessage) tool.Result
 
-var handlers = map[string]handler{
-	"Read":  (*Provider).callRead,
-	"Write": (*Provider).callWrite,
-	"Edit":  (*Provider).callEdit,
-	"Bash":  (*Provider).callBash,
-	"Glob":  (*Provider).callGlob,
-	"Grep":  (*Provider).callGrep,
+// handlerOf is the handler of a tool name. A switch rather than a map: a map literal is code run
+// at every start of every step's server (issue 15's cold start).
+func handlerOf(name string) (handler, bool) {
+	switch name {
+	case "Read":
+		return (*Provider).callRead, true
+	case "Write":
+		return (*Provider).callWrite, true
+	case "Edit":
+		return (*Provider).callEdit, true
+	case "Bash":
+		return (*Provider).callBash, true
+	case "Glob":
+		return (*Provider).callGlob, true
+	case "Grep":
+		return (*Provider).callGrep, true
+	}
+	return nil, false
 }
 
 // CallTool runs the named tool. A tool that ran and failed (bad arguments included) returns a
 // Result with IsError; an error is returned only for a name this provider does not serve or a
 // closed provider, which means the router sent the call to the wrong place.
 func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessage) (res tool.Result, err error) {
-	h, ok := handlers[name]
+	h, ok := handlerOf(name)
 	if !ok {
 		return tool.Result{}, fault.New(fault.SystemBuiltinsUnknownTool, "the built-in provider has no tool %q", name).
 			WithHint("built-in tools are Read, Write, Edit, Bash, Glob and Grep")

@@ -1,0 +1,134 @@
+package mcpserve
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/toolset"
+)
+
+// lineClient talks newline JSON to a session over pipes, line by line.
+type lineClient struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan map[string]any
+}
+
+func newLineClient(t *testing.T, out io.Reader, in *io.PipeWriter) *lineClient {
+	c := &lineClient{t: t, in: in, lines: make(chan map[string]any, 16)}
+	go func() {
+		defer close(c.lines)
+		sc := bufio.NewScanner(out)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				c.lines <- m
+			}
+		}
+	}()
+	return c
+}
+
+// send writes a line without waiting for the session to read it (the pipe has no buffer).
+func (c *lineClient) send(line string) {
+	go func() { _, _ = io.WriteString(c.in, line+"\n") }()
+}
+
+// next is the next answer within d, or nil when the session wrote nothing or ended.
+func (c *lineClient) next(d time.Duration) map[string]any {
+	select {
+	case m := <-c.lines:
+		return m
+	case <-time.After(d):
+		return nil
+	}
+}
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// TestSessionAnswersTheHandshakeBeforeItsTools: a started session answers initialize with no
+// tools built yet, holds tools/list until Serve has added them, and has written the ready file
+// when the client gets its list.
+func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
+	root, run := t.TempDir(), t.TempDir()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := Start(ctx, "test", inR, outW)
+	c := newLineClient(t, outR, inW)
+	c.send(initLine)
+	if m := c.next(5 * time.Second); m == nil || m["id"] != float64(1) || m["result"] == nil {
+		t.Fatalf("initialize before the tools: %v", m)
+	}
+	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if m := c.next(150 * time.Millisecond); m != nil {
+		t.Fatalf("answered before the tools were built: %v", m)
+	}
+	ready := filepath.Join(run, "ready.json")
+	cfg := toolset.Spec{Root: root, Builtins: true, Intent: toolset.DefaultIntent(), ReadyFile: ready,
+		Sandbox: toolset.Sandbox{Mode: "off"}}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, cfg, Deps{}) }()
+	m := c.next(5 * time.Second)
+	tools, _ := m["result"].(map[string]any)["tools"].([]any)
+	if m["id"] != float64(2) || len(tools) != 6 {
+		t.Fatalf("tools/list after Serve: %v", m)
+	}
+	rec, err := (Handoff{}).ReadReady(ctx, ready)
+	if err != nil || rec.PID != os.Getpid() || len(rec.Tools) != 6 {
+		t.Fatalf("ready record when the client has its tools: %+v, %v", rec, err)
+	}
+	_ = inW.Close()
+	select {
+	case err := <-served:
+		if err != nil {
+			t.Fatalf("Serve after EOF: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after EOF")
+	}
+}
+
+// TestSessionAbortsWhenTheToolsCannotBeBuilt: a session whose tools fail to build returns the
+// error, leaves the held tools/list unanswered and writes no ready file.
+func TestSessionAbortsWhenTheToolsCannotBeBuilt(t *testing.T) {
+	run := t.TempDir()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := Start(ctx, "test", inR, outW)
+	c := newLineClient(t, outR, inW)
+	c.send(initLine)
+	if m := c.next(5 * time.Second); m == nil || m["result"] == nil {
+		t.Fatalf("initialize: %v", m)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	ready := filepath.Join(run, "ready.json")
+	cfg := toolset.Spec{Root: filepath.Join(run, "missing"), Builtins: true, Intent: toolset.DefaultIntent(), ReadyFile: ready,
+		Sandbox: toolset.Sandbox{Mode: "off"}}
+	err := s.Serve(ctx, cfg, Deps{})
+	if fault.CodeOf(err) != fault.UserMCPServeConfig {
+		t.Fatalf("Serve with a missing root: %v (code %q)", err, fault.CodeOf(err))
+	}
+	_ = outW.Close()
+	for m := c.next(time.Second); m != nil; m = c.next(time.Second) {
+		if m["id"] == float64(2) {
+			t.Fatalf("the held tools/list was answered without tools: %v", m)
+		}
+	}
+	if _, err := os.Stat(ready); !os.IsNotExist(err) {
+		t.Fatalf("ready file after a failed start: %v", err)
+	}
+	s.Abort() // after Serve: does nothing, and does not block
+}

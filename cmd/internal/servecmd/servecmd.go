@@ -26,6 +26,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/procs"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
 )
@@ -70,6 +71,7 @@ const (
 // file.
 func Run(ctx context.Context, o Options, configPath string, turn int) error {
 	tuneServeGC()
+	pacer := procs.New(procs.DefaultLong)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	data, err := readConfig(configPath)
@@ -128,7 +130,7 @@ func Run(ctx context.Context, o Options, configPath string, turn int) error {
 			_ = shutdown(ctx)
 		}()
 	}
-	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: turn}
+	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: turn, BeginCall: pacer.Begin}
 	if o.Providers != nil {
 		// The router owns the plugin providers: its Close stops the plugin processes.
 		deps.Providers = o.Providers(cfg, logger)

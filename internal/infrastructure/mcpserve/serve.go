@@ -44,6 +44,9 @@ type Deps struct {
 	// Turn is the conversation turn of the agent call that spawned the server (`--turn`),
 	// recorded with each tool call; 0 outside conversations.
 	Turn int
+	// BeginCall, when set, is called as each tool call starts, and what it returns as the call
+	// ends (procs.Pacer.Begin).
+	BeginCall func() (end func())
 }
 
 // ReadyRecord is written to the config's ready_file once the server is about to serve. The step
@@ -204,7 +207,7 @@ func register(ctx context.Context, srv *mcpserver.Server, cfg toolset.Spec, deps
 	parent := trace.SpanContextFromContext(withTraceparent(context.Background(), cfg.Traceparent))
 	names := make([]string, 0)
 	for _, def := range exposure.ListTools() {
-		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent, deps.Turn)); err != nil {
+		if err := srv.AddTool(toMCP(def), handler(exposure, def.Name, parent, deps)); err != nil {
 			_ = router.Close()
 			return nil, nil, fault.Wrap(err, fault.SystemMCPServeStart, "cannot register tool %s", def.Name)
 		}
@@ -214,7 +217,7 @@ func register(ctx context.Context, srv *mcpserver.Server, cfg toolset.Spec, deps
 	// tool the step's allow list hides) still reach the exposure, which answers with guidance and
 	// records the refusal, instead of the SDK's bare "unknown tool".
 	srv.SetFallback(func(ctx context.Context, name string, args json.RawMessage) (*mcpserver.Result, error) {
-		return handler(exposure, name, parent, deps.Turn)(ctx, args)
+		return handler(exposure, name, parent, deps)(ctx, args)
 	})
 	return router, names, nil
 }
@@ -233,8 +236,12 @@ func announce(cfg toolset.Spec, deps Deps, names []string) error {
 // handler routes one MCP tool to the router. Calls become children of the step's span when a
 // traceparent was given, even though the MCP request itself carries no trace context, and carry
 // the conversation turn when there is one.
-func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, turn int) mcpserver.Handler {
+func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, deps Deps) mcpserver.Handler {
+	turn, begin := deps.Turn, deps.BeginCall
 	return func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
+		if begin != nil {
+			defer begin()()
+		}
 		if turn > 0 {
 			ctx = activity.WithTurn(ctx, turn)
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,8 +78,10 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	ready := filepath.Join(run, "ready.json")
 	cfg := toolset.Spec{Root: root, Builtins: true, Intent: toolset.DefaultIntent(), ReadyFile: ready,
 		Sandbox: toolset.Sandbox{Mode: "off"}}
+	var begun, ended atomic.Int32
+	deps := Deps{BeginCall: func() func() { begun.Add(1); return func() { ended.Add(1) } }}
 	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, cfg, Deps{}) }()
+	go func() { served <- s.Serve(ctx, cfg, deps) }()
 	m := c.next(5 * time.Second)
 	tools, _ := m["result"].(map[string]any)["tools"].([]any)
 	if m["id"] != float64(2) || len(tools) != 6 {
@@ -87,6 +90,16 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	rec, err := (Handoff{}).ReadReady(ctx, ready)
 	if err != nil || rec.PID != os.Getpid() || len(rec.Tools) != 6 {
 		t.Fatalf("ready record when the client has its tools: %+v, %v", rec, err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"Read","arguments":{"file_path":"a.txt"}}}`)
+	if m := c.next(5 * time.Second); m["id"] != float64(3) || m["result"] == nil {
+		t.Fatalf("tools/call: %v", m)
+	}
+	if begun.Load() != 1 || ended.Load() != 1 {
+		t.Fatalf("BeginCall around one call: begun %d, ended %d", begun.Load(), ended.Load())
 	}
 	_ = inW.Close()
 	select {

@@ -43,10 +43,18 @@ func stepServer(b *testing.B) server {
 	}}
 }
 
-// blobServer is the floor returning size bytes for a tiny request.
-func blobServer(size int) server {
-	return server{name: "floor", tool: "blob", args: json.RawMessage(`{"size":` + strconv.Itoa(size) + `}`),
-		cmd: func() *exec.Cmd { return exec.Command(floorBin) }}
+// blobServer is the floor returning size bytes for a tiny request. With listed (a file holding
+// a tools/list's tools), it also lists those tools, so that its tools/list answer carries the
+// same bytes as the server it is compared with.
+func blobServer(name string, size int, listed string) server {
+	return server{name: name, tool: "blob", args: json.RawMessage(`{"size":` + strconv.Itoa(size) + `}`),
+		cmd: func() *exec.Cmd {
+			cmd := exec.Command(floorBin)
+			if listed != "" {
+				cmd.Env = append(os.Environ(), "FLOOR_TOOLS="+listed)
+			}
+			return cmd
+		}}
 }
 
 // benchRounds is how many alternating rounds the comparison runs (AWF_BENCH_ROUNDS, default 4).
@@ -83,7 +91,14 @@ func measureAtFloor(b *testing.B) *floorTable {
 	if err != nil {
 		b.Fatal(err)
 	}
-	floor := blobServer(size)
+	listed, err := listedTools(ctx, awf, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	floor := blobServer("floor", size, listed)
+	// The floor of the table before it listed awf's tools: two tools, a 416-byte tools/list
+	// against awf's ten kilobytes of tool descriptions. Kept as an information row.
+	bare := blobServer("bare", size, "")
 	t := newFloorTable(size)
 	const n, n8, k = 500, 1000, 15
 	for round := range benchRounds() {
@@ -104,7 +119,15 @@ func measureAtFloor(b *testing.B) *floorTable {
 			if err != nil {
 				b.Fatal(err)
 			}
-			t.add(v.name, figs["floor"], figs["awf"], cf, ca)
+			barePair := [2]server{bare, awf}
+			if round%2 == 1 {
+				barePair = [2]server{awf, bare}
+			}
+			cb, cab, err := alternateColdStarts(ctx, v, barePair, k)
+			if err != nil {
+				b.Fatal(err)
+			}
+			t.add(v.name, figs["floor"], figs["awf"], cf, ca, cb, cab)
 		}
 	}
 	return t
@@ -122,7 +145,29 @@ func replySize(ctx context.Context, awf server) (int, error) {
 	return len(text), err
 }
 
-// alternateColdStarts spawns the two servers in turn, k times each.
+// listedTools writes the tools awf lists to a file in dir and returns its path: the floor lists
+// them too, so that the cold-start rows compare the same tools/list bytes, as the per-call rows
+// compare the same reply.
+func listedTools(ctx context.Context, awf server, dir string) (string, error) {
+	s, err := openSDK(ctx, awf.cmd())
+	if err != nil {
+		return "", err
+	}
+	defer s.close()
+	res, err := s.(*sdkSession).cs.ListTools(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	data, err := json.Marshal(res.Tools)
+	if err != nil {
+		return "", err
+	}
+	file := filepath.Join(dir, "awf-tools.json")
+	return file, os.WriteFile(file, data, 0o600)
+}
+
+// alternateColdStarts spawns the two servers in turn, k times each: awf (by its name) and a
+// floor.
 func alternateColdStarts(ctx context.Context, v clientView, pair [2]server, k int) (floor, awf []time.Duration, err error) {
 	got := map[string][]time.Duration{}
 	for range k {
@@ -134,5 +179,10 @@ func alternateColdStarts(ctx context.Context, v clientView, pair [2]server, k in
 			got[srv.name] = append(got[srv.name], d...)
 		}
 	}
-	return sorted(got["floor"]), sorted(got["awf"]), nil
+	for name, d := range got {
+		if name != "awf" {
+			floor = d
+		}
+	}
+	return sorted(floor), sorted(got["awf"]), nil
 }

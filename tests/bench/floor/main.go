@@ -7,6 +7,9 @@
 //
 // Both are registered with the low-level Server.AddTool (a hand-written schema, raw arguments),
 // the path a server that proxies its own tool registry takes, as awf's pkg/mcpserver does.
+// FLOOR_TOOLS names a JSON file of tools to list as well (calls to them are refused): the
+// cold-start benchmark gives the floor awf's own tool list, so that both answer tools/list with
+// the same bytes.
 package main
 
 import (
@@ -47,6 +50,9 @@ func main() {
 			}
 			return text(in.Text, false), nil
 		})
+	if err := addListed(s, os.Getenv("FLOOR_TOOLS")); err != nil {
+		log.Fatal(err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := s.Run(ctx, &mcp.StdioTransport{}); err != nil && ctx.Err() == nil {
@@ -78,4 +84,28 @@ func blob(size int) string {
 	s := sb.String()[:size]
 	blobCache[size] = s
 	return s
+}
+
+// addListed adds the tools of file (a JSON array of tools as a tools/list answer lists them) to
+// s, with a handler that refuses every call: a benchmark that compares awf's start-up with the
+// floor's makes the floor list the same tools, so that both answer tools/list with the same
+// bytes, as the per-call rows give both the same reply.
+func addListed(s *mcp.Server, file string) error {
+	if file == "" {
+		return nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	var tools []*mcp.Tool
+	if err := json.Unmarshal(data, &tools); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	for _, t := range tools {
+		s.AddTool(t, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return text("listed only: the floor does not run "+t.Name, true), nil
+		})
+	}
+	return nil
 }

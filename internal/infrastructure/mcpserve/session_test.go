@@ -18,15 +18,35 @@ import (
 // lineClient talks newline JSON to a session over pipes, line by line.
 type lineClient struct {
 	t     *testing.T
-	in    *io.PipeWriter
+	sends chan string
 	lines chan map[string]any
 }
 
-func newLineClient(t *testing.T, out io.Reader, in *io.PipeWriter) *lineClient {
-	c := &lineClient{t: t, in: in, lines: make(chan map[string]any, 16)}
+// startSession starts a session on pipes and performs its initialize, before any tool exists.
+// outW is the session's output, for a test that ends it.
+func startSession(t *testing.T, ctx context.Context) (s *Session, c *lineClient, inW, outW *io.PipeWriter) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	s = Start(ctx, "test", inR, outW)
+	c = &lineClient{t: t, sends: make(chan string, 16), lines: make(chan map[string]any, 16)}
+	// One writer, so that lines arrive in the order sent; the pipe has no buffer, so a line
+	// the session does not read yet (held) blocks only this goroutine.
+	go func() {
+		for line := range c.sends {
+			if _, err := io.WriteString(inW, line+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		close(c.sends)
+		_ = inR.Close() // a write still blocked on a held line returns
+		_ = outR.Close()
+	})
 	go func() {
 		defer close(c.lines)
-		sc := bufio.NewScanner(out)
+		sc := bufio.NewScanner(outR)
 		sc.Buffer(make([]byte, 64<<10), 16<<20)
 		for sc.Scan() {
 			var m map[string]any
@@ -35,13 +55,15 @@ func newLineClient(t *testing.T, out io.Reader, in *io.PipeWriter) *lineClient {
 			}
 		}
 	}()
-	return c
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if m := c.next(5 * time.Second); m == nil || m["id"] != float64(1) || m["result"] == nil {
+		t.Fatalf("initialize before the tools: %v", m)
+	}
+	return s, c, inW, outW
 }
 
-// send writes a line without waiting for the session to read it (the pipe has no buffer).
-func (c *lineClient) send(line string) {
-	go func() { _, _ = io.WriteString(c.in, line+"\n") }()
-}
+// send queues a line for the session.
+func (c *lineClient) send(line string) { c.sends <- line }
 
 // next is the next answer within d, or nil when the session wrote nothing or ended.
 func (c *lineClient) next(d time.Duration) map[string]any {
@@ -53,23 +75,14 @@ func (c *lineClient) next(d time.Duration) map[string]any {
 	}
 }
 
-const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
-
 // TestSessionAnswersTheHandshakeBeforeItsTools: a started session answers initialize with no
 // tools built yet, holds tools/list until Serve has added them, and has written the ready file
 // when the client gets its list.
 func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	root, run := t.TempDir(), t.TempDir()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := Start(ctx, "test", inR, outW)
-	c := newLineClient(t, outR, inW)
-	c.send(initLine)
-	if m := c.next(5 * time.Second); m == nil || m["id"] != float64(1) || m["result"] == nil {
-		t.Fatalf("initialize before the tools: %v", m)
-	}
+	s, c, inW, _ := startSession(t, ctx)
 	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	if m := c.next(150 * time.Millisecond); m != nil {
@@ -116,16 +129,9 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 // error, leaves the held tools/list unanswered and writes no ready file.
 func TestSessionAbortsWhenTheToolsCannotBeBuilt(t *testing.T) {
 	run := t.TempDir()
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := Start(ctx, "test", inR, outW)
-	c := newLineClient(t, outR, inW)
-	c.send(initLine)
-	if m := c.next(5 * time.Second); m == nil || m["result"] == nil {
-		t.Fatalf("initialize: %v", m)
-	}
+	s, c, _, outW := startSession(t, ctx)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
 	ready := filepath.Join(run, "ready.json")
 	cfg := toolset.Spec{Root: filepath.Join(run, "missing"), Builtins: true, Intent: toolset.DefaultIntent(), ReadyFile: ready,

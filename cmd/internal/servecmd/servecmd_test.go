@@ -44,6 +44,8 @@ func TestPlainConfig(t *testing.T) {
 		{"an escaped key", `{"plugin\u005ftools":[]}`, false},
 		{"a key through a Unicode fold", "{\"plugin_tool\u017f\":[]}", false},
 		{"a root path naming plugins", `{"root_dir":"/src/awf-plugins"}`, false},
+		{"the first byte outside ASCII", "{\"root_dir\":\"/a\x80\"}", false},
+		{"the last ASCII byte", "{\"root_dir\":\"/a\x7f\"}", true},
 	}
 	for _, tt := range tests {
 		if got := plainConfig([]byte(tt.data)); got != tt.want {

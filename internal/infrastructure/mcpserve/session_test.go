@@ -2,16 +2,21 @@ package mcpserve
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
 )
 
@@ -140,6 +145,11 @@ func TestSessionAbortsWhenTheToolsCannotBeBuilt(t *testing.T) {
 	if fault.CodeOf(err) != fault.UserMCPServeConfig {
 		t.Fatalf("Serve with a missing root: %v (code %q)", err, fault.CodeOf(err))
 	}
+	// Abort's promise: the session's goroutines are gone when Serve has returned.
+	stacks := make([]byte, 1<<20)
+	if n := runtime.Stack(stacks, true); bytes.Contains(stacks[:n], []byte("mcpserver.(*Server).Serve(")) {
+		t.Fatalf("the session still runs after a failed Serve:\n%s", stacks[:n])
+	}
 	_ = outW.Close()
 	for m := c.next(time.Second); m != nil; m = c.next(time.Second) {
 		if m["id"] == float64(2) {
@@ -150,4 +160,71 @@ func TestSessionAbortsWhenTheToolsCannotBeBuilt(t *testing.T) {
 		t.Fatalf("ready file after a failed start: %v", err)
 	}
 	s.Abort() // after Serve: does nothing, and does not block
+}
+
+var readOnly = true
+
+// echoProvider is a plugin provider with one tool, echo, that returns its arguments.
+type echoProvider struct{ closed atomic.Bool }
+
+func (p *echoProvider) ListTools(context.Context) ([]tool.Definition, error) {
+	return []tool.Definition{{Name: "fake_echo", Description: "echoes", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Annotations: tool.Annotations{ReadOnlyHint: &readOnly}, Source: tool.PluginSource("fake")}}, nil
+}
+
+func (p *echoProvider) CallTool(_ context.Context, _ string, args json.RawMessage) (tool.Result, error) {
+	return tool.Result{Content: []tool.Content{{Type: "text", Text: string(args)}}}, nil
+}
+
+func (p *echoProvider) Close() error { p.closed.Store(true); return nil }
+
+// TestServeBuildsPluginToolsBeforeReading: a step with plugin tools is built before anything is
+// read (no held session): its tools are listed at once, a call is recorded with the turn, the
+// ready file names them, and the router closes the providers when the input ends.
+func TestServeBuildsPluginToolsBeforeReading(t *testing.T) {
+	run := t.TempDir()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &echoProvider{}
+	cfg := toolset.Spec{Root: t.TempDir(), Intent: toolset.DefaultIntent(), ReadyFile: filepath.Join(run, "ready.json"),
+		ActivityFile: filepath.Join(run, "activity.jsonl"), PluginTools: []toolset.PluginTools{{Plugin: "fake", Expose: []string{"*"}}}}
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(context.Background(), cfg, Deps{Providers: []ports.ToolProvider{p}, Turn: 3}, inR, outW)
+	}()
+	sc := bufio.NewScanner(outR)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	ask := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil && m["id"] != nil {
+				return m
+			}
+		}
+		t.Fatalf("no answer to %s", line)
+		return nil
+	}
+	ask(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if rec, err := (Handoff{}).ReadReady(context.Background(), cfg.ReadyFile); err != nil || len(rec.Tools) != 1 || rec.Tools[0] != "fake_echo" {
+		t.Fatalf("ready record once initialized: %+v, %v", rec, err)
+	}
+	_, _ = io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	if m := ask(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"fake_echo","arguments":{"x":1}}}`); m["result"] == nil {
+		t.Fatalf("tools/call: %v", m)
+	}
+	data, err := os.ReadFile(cfg.ActivityFile)
+	if err != nil || !strings.Contains(string(data), `"tool":"fake_echo"`) || !strings.Contains(string(data), `"turn":3`) {
+		t.Fatalf("activity record of the call (with its turn): %s, %v", data, err)
+	}
+	_ = inW.Close()
+	if err := <-served; err != nil {
+		t.Fatalf("Serve at EOF: %v", err)
+	}
+	if !p.closed.Load() {
+		t.Fatal("the providers were not closed with the router")
+	}
 }

@@ -45,8 +45,7 @@ type conn struct {
 	stop   <-chan struct{} // the Serve context's Done channel
 	// held, when not nil, is Server.Hold's channel: from the first message about tools on,
 	// every message waits for it to close.
-	held    <-chan struct{}
-	holding bool // a message has waited for held: every later one waits too
+	held <-chan struct{}
 
 	incoming   chan jsonrpc.Message
 	readerDone chan struct{} // closed when the reader goroutine returns
@@ -128,18 +127,17 @@ func (c *conn) readLoop() {
 	}
 }
 
-// wait holds msg until Server.Hold's release when it is about tools (tools/list, tools/call)
-// or comes after one, so that the order of the client's messages is kept; the handshake
-// (server/discover, initialize, notifications/initialized, ping) passes. It reports false when
-// the connection was stopped or closed meanwhile.
+// wait holds msg until Server.Hold's release when it is about tools (tools/list, tools/call).
+// The reader waits with it, so whatever the client sent after it waits too, in order; the
+// handshake before it (server/discover, initialize, notifications/initialized, ping) passes. It
+// reports false when the connection was stopped or closed meanwhile.
 func (c *conn) wait(msg jsonrpc.Message) bool {
 	if c.held == nil {
 		return true
 	}
-	if req, ok := msg.(*jsonrpc.Request); !c.holding && !(ok && strings.HasPrefix(req.Method, "tools/")) {
+	if req, ok := msg.(*jsonrpc.Request); !ok || !strings.HasPrefix(req.Method, "tools/") {
 		return true
 	}
-	c.holding = true
 	select {
 	case <-c.held:
 		c.held = nil

@@ -229,8 +229,6 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	s.mu.Lock()
 	c.held = s.held
 	s.mu.Unlock()
-	go c.readLoop()
-	defer s.releaseReader(c)
 
 	session, err := s.sdk.Connect(ctx, transport{conn: c}, nil)
 	if err != nil {
@@ -238,6 +236,11 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		return fmt.Errorf("mcpserver: starting the MCP session: %w", err)
 	}
 	d.session.Store(session)
+	// The reader starts once the session is known: started before, it could hand the SDK an
+	// initialize that was answered before the session was stored, and the direct path, which
+	// needs the session, then left the client's first calls to the SDK.
+	go c.readLoop()
+	defer s.releaseReader(c)
 	waited := make(chan error, 1)
 	go func() {
 		err := session.Wait()

@@ -87,11 +87,7 @@ func measureAtFloor(b *testing.B) *floorTable {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	awf := stepServer(b)
-	size, err := replySize(ctx, awf)
-	if err != nil {
-		b.Fatal(err)
-	}
-	listed, err := listedTools(ctx, awf, b.TempDir())
+	size, listed, err := awfFacts(ctx, awf, b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,10 +98,7 @@ func measureAtFloor(b *testing.B) *floorTable {
 	t := newFloorTable(size)
 	const n, n8, k = 500, 1000, 15
 	for round := range benchRounds() {
-		pair := [2]server{floor, awf}
-		if round%2 == 1 {
-			pair = [2]server{awf, floor} // alternate who goes first
-		}
+		pair := inTurn(floor, awf, round)
 		for _, v := range views {
 			figs := map[string]callFigures{}
 			for _, srv := range pair {
@@ -119,11 +112,7 @@ func measureAtFloor(b *testing.B) *floorTable {
 			if err != nil {
 				b.Fatal(err)
 			}
-			barePair := [2]server{bare, awf}
-			if round%2 == 1 {
-				barePair = [2]server{awf, bare}
-			}
-			cb, cab, err := alternateColdStarts(ctx, v, barePair, k)
+			cb, cab, err := alternateColdStarts(ctx, v, inTurn(bare, awf, round), k)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -133,37 +122,38 @@ func measureAtFloor(b *testing.B) *floorTable {
 	return t
 }
 
-// replySize is the length of the text awf's Read returns (the file with its line numbers), the
-// size the floor is asked for so both send the same bytes.
-func replySize(ctx context.Context, awf server) (int, error) {
+// awfFacts asks one awf session what the floor must match: the length of the text awf's Read
+// returns (the file with its line numbers), the size the floor is asked for so both send the
+// same bytes; and the tools awf lists, written to a file in dir whose path it returns, which
+// the floor lists too, so that the cold-start rows compare the same tools/list bytes.
+func awfFacts(ctx context.Context, awf server, dir string) (size int, listed string, err error) {
 	s, err := openSDK(ctx, awf.cmd())
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	defer s.close()
 	text, err := s.call(ctx, awf.tool, awf.args)
-	return len(text), err
-}
-
-// listedTools writes the tools awf lists to a file in dir and returns its path: the floor lists
-// them too, so that the cold-start rows compare the same tools/list bytes, as the per-call rows
-// compare the same reply.
-func listedTools(ctx context.Context, awf server, dir string) (string, error) {
-	s, err := openSDK(ctx, awf.cmd())
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
-	defer s.close()
 	res, err := s.(*sdkSession).cs.ListTools(ctx, nil)
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
 	data, err := json.Marshal(res.Tools)
 	if err != nil {
-		return "", err
+		return 0, "", err
 	}
-	file := filepath.Join(dir, "awf-tools.json")
-	return file, os.WriteFile(file, data, 0o600)
+	listed = filepath.Join(dir, "awf-tools.json")
+	return len(text), listed, os.WriteFile(listed, data, 0o600)
+}
+
+// inTurn is the pair in the order of the round: who goes first alternates.
+func inTurn(floor, awf server, round int) [2]server {
+	if round%2 == 1 {
+		return [2]server{awf, floor}
+	}
+	return [2]server{floor, awf}
 }
 
 // alternateColdStarts spawns the two servers in turn, k times each: awf (by its name) and a

@@ -97,7 +97,7 @@ func Run(ctx context.Context, o Options, configPath string, turn int) error {
 			_ = os.Setenv(k, v)
 		}
 	}
-	if early != nil && (len(cfg.PluginTools) > 0 || NeedsAWF(cfg, os.Getenv)) {
+	if early != nil && NeedsAWF(cfg, os.Getenv) {
 		// plainConfig rules this out; a mistake there must not serve a step without its tools.
 		return fault.New(fault.SystemMCPServeStart, "the config %s names plugin tools or span export, which awf-serve saw too late to hand over", configPath)
 	}

@@ -109,13 +109,14 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 	if len(cfg.PluginTools) == 0 && len(deps.Providers) == 0 {
 		return Start(ctx, deps.Version, r, w).Serve(ctx, cfg, deps)
 	}
+	deps = withLogger(deps)
 	srv := newServer(deps.Version)
-	router, names, err := register(ctx, srv, cfg, withLogger(deps))
+	router, names, err := register(ctx, srv, cfg, deps)
 	if err != nil {
 		return err
 	}
 	defer func() { _ = router.Close() }()
-	if err := announce(cfg, withLogger(deps), names); err != nil {
+	if err := announce(cfg, deps, names); err != nil {
 		return err
 	}
 	return srv.Serve(ctx, r, w)

@@ -383,7 +383,9 @@ func TestResumeMidLoop(t *testing.T) {
 	}
 }
 
-// parallelWorkflow has a branch that finishes and one that waits for the go file.
+// parallelWorkflow has a branch that finishes and one that waits for the go file. The slow
+// branch signals ready only once the run's state records the fast one as finished: its output
+// in count comes before its exit, and a signal in between rightly runs it again on resume.
 const parallelWorkflow = `name: par
 inputs:
   - name: dir
@@ -401,7 +403,7 @@ states:
     command: echo fast >> {{.inputs.dir}}/count
   slow:
     type: command
-    command: 'test -e {{.inputs.dir}}/fast-done || while ! grep -q fast {{.inputs.dir}}/count; do :; done; echo slow >> {{.inputs.dir}}/count; test -e {{.inputs.dir}}/go || { echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; }'
+    command: 'while ! grep -qs "\"name\":\"fast\"" .awf/runs/*/state.json; do sleep 0.01; done; echo slow >> {{.inputs.dir}}/count; test -e {{.inputs.dir}}/go || { echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; }'
   done:
     type: terminal
 `

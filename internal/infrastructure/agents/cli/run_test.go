@@ -159,10 +159,12 @@ func TestRunSettlesTheGroupAfterExit(t *testing.T) {
 		}
 	})
 	t.Run("a child that moved to its own group is stopped too", func(t *testing.T) {
-		// Like codex, which starts its MCP server in a process group of its own.
+		// Like codex, which starts its MCP server in a process group of its own. The CLI stays
+		// for longer than the watch's longest pause (500 ms) once the child is there, so one
+		// scan at least sees the link however late a loaded machine starts the child.
 		pidfile := filepath.Join(t.TempDir(), "pid")
 		_, err := Config{Linger: 50 * time.Millisecond, Grace: 200 * time.Millisecond}.Run(context.Background(),
-			sh(`setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 1000' & sleep 0.3`, "PIDFILE="+pidfile))
+			sh(`setsid sh -c 'echo $$ > "$PIDFILE"; exec sleep 1000' & while [ ! -s "$PIDFILE" ]; do sleep 0.01; done; sleep 0.6`, "PIDFILE="+pidfile))
 		if err != nil {
 			t.Fatal(err)
 		}

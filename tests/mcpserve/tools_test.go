@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 func TestListsExactlyTheSixBuiltins(t *testing.T) {
@@ -51,8 +53,13 @@ func TestListsExactlyTheSixBuiltins(t *testing.T) {
 			t.Errorf("Read schema lacks %s: %s", field, schema)
 		}
 	}
-	if b, err := os.ReadFile(s.ready); err != nil || !strings.Contains(string(b), `"Read"`) {
-		t.Errorf("ready file: %v %s", err, b)
+	// The server writes its ready file right after it lets tools/list through.
+	var b []byte
+	if !testkit.Eventually(5*time.Second, func() bool {
+		b, _ = os.ReadFile(s.ready)
+		return strings.Contains(string(b), `"Read"`)
+	}) {
+		t.Errorf("ready file: %s", b)
 	}
 }
 

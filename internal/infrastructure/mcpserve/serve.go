@@ -148,6 +148,13 @@ func Start(ctx context.Context, version string, r io.Reader, w io.Writer) *Sessi
 
 // Serve builds the router for cfg, gives its tools to the session, writes the ready file and
 // serves until the session ends. ctx is the router's.
+//
+// The tools are released before the ready file is written: the write (a temp file and a
+// rename) costs about a millisecond of the client's wait for tools/list on this machine, and
+// nothing reads the file while the server lives (the step reads it once its CLI has exited, to
+// prove the proxy served and to stop a server that outlives the CLI). Serve returns only after
+// the write, so a server that ends normally has written it. A write that fails ends the session:
+// the step then fails for want of the proxy, as it would have without one.
 func (s *Session) Serve(ctx context.Context, cfg toolset.Spec, deps Deps) error {
 	deps = withLogger(deps)
 	router, names, err := register(ctx, s.srv, cfg, deps)
@@ -156,13 +163,13 @@ func (s *Session) Serve(ctx context.Context, cfg toolset.Spec, deps Deps) error 
 		return err
 	}
 	defer func() { _ = router.Close() }() // after the session has ended
-	// Before release, as without a session: a client that has its tools finds the ready file.
-	if err := announce(cfg, deps, names); err != nil {
-		s.Abort()
-		return err
-	}
 	s.release()
 	s.ended = true
+	if err := announce(cfg, deps, names); err != nil {
+		s.cancel()
+		<-s.served
+		return err
+	}
 	return <-s.served
 }
 

@@ -82,7 +82,7 @@ func (c *lineClient) next(d time.Duration) map[string]any {
 
 // TestSessionAnswersTheHandshakeBeforeItsTools: a started session answers initialize with no
 // tools built yet, holds tools/list until Serve has added them, and has written the ready file
-// when the client gets its list.
+// when Serve returns.
 func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	root, run := t.TempDir(), t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -105,10 +105,6 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	if m["id"] != float64(2) || len(tools) != 6 {
 		t.Fatalf("tools/list after Serve: %v", m)
 	}
-	rec, err := (Handoff{}).ReadReady(ctx, ready)
-	if err != nil || rec.PID != os.Getpid() || len(rec.Tools) != 6 {
-		t.Fatalf("ready record when the client has its tools: %+v, %v", rec, err)
-	}
 	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("a\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +123,39 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return after EOF")
+	}
+	rec, err := (Handoff{}).ReadReady(ctx, ready)
+	if err != nil || rec.PID != os.Getpid() || len(rec.Tools) != 6 {
+		t.Fatalf("ready record once Serve has returned: %+v, %v", rec, err)
+	}
+}
+
+// TestSessionEndsWhenTheReadyFileCannotBeWritten: the tools are released before the ready file
+// is written; a write that fails ends the session with the error, so that the step, which finds
+// no ready file, fails for want of the proxy instead of running on with a server it cannot see.
+func TestSessionEndsWhenTheReadyFileCannotBeWritten(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, c, _, _ := startSession(t, ctx)
+	cfg := toolset.Spec{Root: t.TempDir(), Builtins: true, Intent: toolset.DefaultIntent(),
+		ReadyFile: filepath.Join(t.TempDir(), "missing", "ready.json"), Sandbox: toolset.Sandbox{Mode: "off"}}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ctx, cfg, Deps{}) }()
+	select {
+	case err := <-served:
+		if fault.CodeOf(err) != fault.SystemMCPServeStart || !strings.Contains(err.Error(), "ready file") {
+			t.Fatalf("Serve with an unwritable ready file: %v (code %q)", err, fault.CodeOf(err))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve went on serving without its ready file")
+	}
+	stacks := make([]byte, 1<<20)
+	if n := runtime.Stack(stacks, true); bytes.Contains(stacks[:n], []byte("mcpserver.(*Server).Serve(")) {
+		t.Fatalf("the session still runs after a failed Serve:\n%s", stacks[:n])
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if m := c.next(200 * time.Millisecond); m != nil {
+		t.Fatalf("answered after the session ended: %v", m)
 	}
 }
 

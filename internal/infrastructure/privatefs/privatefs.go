@@ -29,16 +29,17 @@ func (Files) RemoveAll(path string) error { return os.RemoveAll(path) }
 
 // WriteFile writes data to a temp file beside path (mode 0600) and renames it over path, so a
 // reader sees the old file or the whole new one, never half of it.
-func WriteFile(path string, data []byte) error {
+func WriteFile(path string, data []byte) (err error) {
+	// os.CreateTemp already uses 0600, and the umask cannot widen it.
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
-	defer func() { _ = os.Remove(tmp.Name()) }()
-	if err := tmp.Chmod(0o600); err != nil {
-		_ = tmp.Close()
-		return err
-	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+	}()
 	if _, err := tmp.Write(data); err != nil {
 		_ = tmp.Close()
 		return err

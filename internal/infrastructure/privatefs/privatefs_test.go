@@ -37,6 +37,16 @@ func TestFilesArePrivateAndAtomic(t *testing.T) {
 	if err := f.WriteFile(filepath.Join(dir, "missing", "x"), nil); err == nil {
 		t.Fatal("write into a missing directory succeeded")
 	}
+	// A rename that fails (the path is a directory) leaves no temp file behind.
+	if err := os.MkdirAll(filepath.Join(dir, "occupied", "inside"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.WriteFile(filepath.Join(dir, "occupied"), []byte("x")); err == nil {
+		t.Fatal("write over a directory succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Fatalf("a failed write left files: %v", entries)
+	}
 	if err := f.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}

@@ -49,6 +49,7 @@ type conn struct {
 
 	incoming   chan jsonrpc.Message
 	readerDone chan struct{} // closed when the reader goroutine returns
+	owed       owed          // answers the SDK owes; waited for at EOF
 
 	endOnce sync.Once
 	ended   chan struct{} // closed on the first read or write failure
@@ -90,6 +91,9 @@ func (c *conn) readLoop() {
 		l, err := c.lines.next()
 		if err != nil {
 			c.direct.stop(err)
+			if errors.Is(err, io.EOF) {
+				c.settle()
+			}
 			c.end(err)
 			return
 		}
@@ -114,6 +118,7 @@ func (c *conn) readLoop() {
 			}
 			c.direct.cancelled(req)
 			c.direct.forward(req)
+			c.owed.add(req)
 		}
 		select {
 		case c.incoming <- msg:
@@ -173,18 +178,37 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if resp, ok := msg.(*jsonrpc.Response); ok {
+	resp, isResp := msg.(*jsonrpc.Response)
+	if isResp {
 		c.direct.answered(resp)
 	}
 	line, err := encodeLine(msg)
 	if err != nil {
 		return err
 	}
-	if err := c.out.writeLine(line); err != nil {
+	err = c.out.writeLine(line)
+	if isResp {
+		c.owed.answered(resp) // written, or never will be
+	}
+	if err != nil {
 		c.end(fmt.Errorf("writing to the client: %w", err))
 		return err
 	}
 	return nil
+}
+
+// settle waits, once the input has ended, for the answers the SDK owes (see owed), at most
+// eofGrace, or until the connection is stopped or closed.
+func (c *conn) settle() {
+	t := time.NewTimer(eofGrace)
+	defer t.Stop()
+	select {
+	case <-c.owed.settled():
+	case <-t.C:
+		c.logger.Warn("mcpserver: input ended with requests unanswered after the grace period", "grace", eofGrace)
+	case <-c.closed:
+	case <-c.stop:
+	}
 }
 
 // writeDirect writes the answer line of a call run on the direct path, as Write does for the

@@ -28,6 +28,11 @@
 //     Options.ShutdownTimeout. Handlers that start processes must kill them
 //     when their context is done.
 //
+//   - A client that wrote its requests and closed its input at once got some
+//     answers, none or all (the SDK ends the session on EOF and drops what it
+//     has not written yet). Serve answers the requests read before the EOF,
+//     other than tool calls, which the EOF cancels, before it ends.
+//
 // It also recovers a panicking handler into an error result, keeps tool calls
 // concurrent (a slow call does not hold up the others), and registers tools
 // with raw JSON arguments: the SDK does not validate them, the handler does.

@@ -304,3 +304,21 @@ func (r *rawConn) drained() {
 		r.t.Fatal("raw reader did not end")
 	}
 }
+
+// lockedBuffer is a bytes.Buffer safe to read while a child's stderr is copied into it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

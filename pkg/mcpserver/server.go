@@ -207,7 +207,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 //
 // Serve returns when r reaches EOF or ctx is cancelled, after cancelling the
 // context of every tool call in flight and waiting for those calls to return
-// (at most Options.ShutdownTimeout). It returns nil in both cases, an error
+// (at most Options.ShutdownTimeout). At EOF it first writes the answers it
+// owes to the other requests read before it (initialize, tools/list, ping: at
+// most two seconds), so a client may write its requests and close its input. It returns nil in both cases, an error
 // when reading or writing fails, when the SDK cannot start the session, or
 // when cancelled calls did not return in time (their goroutines are then
 // left running). If r has a SetReadDeadline method (os.Pipe ends, net.Conn),

@@ -497,3 +497,45 @@ func TestWriteFailureEndsServe(t *testing.T) {
 		})
 	}
 }
+
+// TestEOFAnswersWhatWasAskedBefore: a client that writes its requests and closes its input at
+// once gets every answer to what it asked before. The SDK alone ends the session on the EOF and
+// answered some, none or all of them, initialize included; repeated, since that depended on the
+// scheduler. A tool call in flight is cancelled, not waited for (the blocking tool returns only
+// when cancelled); whether its cancellation is answered is left open, but never as a success.
+func TestEOFAnswersWhatWasAskedBefore(t *testing.T) {
+	input := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":4,"method":"no/such/method"}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"block"}}`,
+	}, "\n") + "\n"
+	for i := range 20 {
+		srv := newServer(t, Options{}, echo, newBlocker().tool)
+		w := &lockedBuffer{}
+		start := time.Now()
+		if err := srv.Serve(context.Background(), strings.NewReader(input), w); err != nil {
+			t.Fatalf("run %d: Serve = %v", i, err)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("run %d: Serve took %v after EOF: it waited for the tool call", i, d)
+		}
+		ids := map[float64]bool{}
+		for _, line := range strings.Split(strings.TrimSpace(w.String()), "\n") {
+			var m map[string]any
+			if json.Unmarshal([]byte(line), &m) != nil {
+				continue
+			}
+			id, _ := m["id"].(float64)
+			ids[id] = true
+			if res, _ := m["result"].(map[string]any); id == 5 && res != nil && res["isError"] != true {
+				t.Fatalf("run %d: the cancelled call was answered as a success: %s", i, line)
+			}
+		}
+		if !ids[1] || !ids[2] || !ids[3] || !ids[4] {
+			t.Fatalf("run %d: answered ids %v, want 1 to 4:\n%s", i, ids, w.String())
+		}
+	}
+}

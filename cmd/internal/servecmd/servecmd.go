@@ -130,7 +130,7 @@ func Run(ctx context.Context, o Options, configPath string, turn int) error {
 			_ = shutdown(ctx)
 		}()
 	}
-	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: turn, BeginCall: pacer.Begin}
+	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: turn, BeginCall: pacer.Begin, BeginSearch: pacer.BeginWide}
 	if o.Providers != nil {
 		// The router owns the plugin providers: its Close stops the plugin processes.
 		deps.Providers = o.Providers(cfg, logger)

@@ -47,7 +47,13 @@ type Deps struct {
 	// BeginCall, when set, is called as each tool call starts, and what it returns as the call
 	// ends (procs.Pacer.Begin).
 	BeginCall func() (end func())
+	// BeginSearch, when set, replaces BeginCall for the built-in tools that walk the tree with a
+	// worker per P, Grep and Glob (procs.Pacer.BeginWide).
+	BeginSearch func() (end func())
 }
+
+// searchTool reports the built-in tools that walk the tree with a worker per P.
+func searchTool(name string) bool { return name == "Grep" || name == "Glob" }
 
 // ReadyRecord is written to the config's ready_file once the server is about to serve. The step
 // that spawned the agent reads it to prove the proxy really ran.
@@ -246,6 +252,9 @@ func announce(cfg toolset.Spec, deps Deps, names []string) error {
 // the conversation turn when there is one.
 func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, deps Deps) mcpserver.Handler {
 	turn, begin := deps.Turn, deps.BeginCall
+	if deps.BeginSearch != nil && searchTool(name) {
+		begin = deps.BeginSearch
+	}
 	return func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
 		if begin != nil {
 			defer begin()()

@@ -96,8 +96,9 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	ready := filepath.Join(run, "ready.json")
 	cfg := toolset.Spec{Root: root, Builtins: true, Intent: toolset.DefaultIntent(), ReadyFile: ready,
 		Sandbox: toolset.Sandbox{Mode: "off"}}
-	var begun, ended atomic.Int32
-	deps := Deps{BeginCall: func() func() { begun.Add(1); return func() { ended.Add(1) } }}
+	var begun, ended, searched atomic.Int32
+	deps := Deps{BeginCall: func() func() { begun.Add(1); return func() { ended.Add(1) } },
+		BeginSearch: func() func() { searched.Add(1); return func() { ended.Add(1) } }}
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, cfg, deps) }()
 	m := c.next(5 * time.Second)
@@ -114,6 +115,13 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	}
 	if begun.Load() != 1 || ended.Load() != 1 {
 		t.Fatalf("BeginCall around one call: begun %d, ended %d", begun.Load(), ended.Load())
+	}
+	c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"Glob","arguments":{"pattern":"*.txt"}}}`)
+	if m := c.next(5 * time.Second); m["id"] != float64(4) || m["result"] == nil {
+		t.Fatalf("Glob: %v", m)
+	}
+	if begun.Load() != 1 || searched.Load() != 1 || ended.Load() != 2 {
+		t.Fatalf("a Glob begins with BeginSearch: begun %d, searched %d, ended %d", begun.Load(), searched.Load(), ended.Load())
 	}
 	_ = inW.Close()
 	select {

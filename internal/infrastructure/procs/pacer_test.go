@@ -90,3 +90,19 @@ func TestPacerLeavesOneP(t *testing.T) {
 		t.Fatal("GOMAXPROCS set by the user, and a Pacer changes it")
 	}
 }
+
+func TestPacerBeginsASearchWide(t *testing.T) {
+	f := &fakeProcs{n: 4}
+	p := newPacer(time.Hour, f.set)
+	p.Begin()()
+	end := p.BeginWide()
+	if f.n != 4 {
+		t.Fatalf("a search begun: %d Ps, want all 4 at once", f.n)
+	}
+	end()
+	if f.n != 1 {
+		t.Fatalf("after the search: %d Ps, want 1", f.n)
+	}
+	var none *Pacer
+	none.BeginWide()() // a nil Pacer does nothing
+}

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync/atomic"
 
@@ -213,7 +212,7 @@ func (p *Provider) grepTree(ctx context.Context, plan *grepPlan, base string) ([
 			ign = loadIgnore(p.root, ign, dir, rel)
 		}
 	}
-	workers := runtime.GOMAXPROCS(0)
+	workers := searchWorkers()
 	type workerState struct {
 		r       fileReader
 		m       *matcher

@@ -7,12 +7,20 @@ import (
 	"syscall"
 )
 
+// keepBufferMax is the largest read buffer a worker keeps for its next file: most source files
+// are smaller. A larger file is read into a buffer lent by bigBuffers.
+const keepBufferMax = 256 << 10
+
+// bigBudget bounds the memory of the read buffers larger than keepBufferMax, for all Grep
+// workers of the process together; a worker waits for one (every holder gives it back after one
+// file). Each worker used to keep a buffer as large as the largest file it had
+// read (up to 4 MiB): eight whole-tree Greps at once, sixteen workers on two cores, peaked at
+// 56 MiB of RSS on GOROOT/src, whose largest file is 3 MB.
+const bigBudget = 8 << 20
+
 // mmapThreshold is the size from which Grep maps a file instead of reading it: memory then
 // stays flat however large the file (or its longest line) is.
-const mmapThreshold = 32 << 20
-
-// keepBufferMax is the largest read buffer a worker keeps for the next file.
-const keepBufferMax = 4 << 20
+const mmapThreshold = bigBudget * 8 / 9
 
 // fileReader loads whole files for one Grep worker, reusing its buffer. Raw syscalls avoid the
 // os.File poller registration, which costs a syscall per file on a tree of thousands of files.
@@ -25,6 +33,7 @@ type loaded struct {
 	data  []byte
 	mtime int64 // nanoseconds since the epoch
 	unmap bool
+	lent  []byte // the buffer bigBuffers lent for data (data may have outgrown it)
 }
 
 // errNotRegular marks an entry that turned out not to be a regular file when opened.
@@ -57,10 +66,27 @@ func (r *fileReader) load(c confiner, e walkFile) (loaded, error) {
 			return loaded{data: data, mtime: mtime, unmap: true}, nil
 		}
 	}
-	if cap(r.buf) < size+1 {
-		r.buf = make([]byte, size+1+size/8)
+	// One byte more than the size tells a file that grew; an eighth more spares a reallocation
+	// for the next, slightly larger file.
+	var lent []byte
+	buf, need := r.buf, size+1
+	switch {
+	case cap(buf) >= need:
+	case need <= keepBufferMax:
+		buf = make([]byte, min(need+size/8, keepBufferMax))
+		r.buf = buf
+	case need <= bigBudget:
+		lent = bigBuffers.take(need)
+		buf = lent
+		defer func() {
+			if lent != nil { // not handed to the caller: the read failed
+				bigBuffers.give(lent)
+			}
+		}()
+	default: // larger than the budget, and mmap failed
+		buf = make([]byte, need)
 	}
-	buf := r.buf[:cap(r.buf)]
+	buf = buf[:cap(buf)]
 	n := 0
 	for {
 		if n == len(buf) { // the file grew while being read
@@ -79,18 +105,24 @@ func (r *fileReader) load(c confiner, e walkFile) (loaded, error) {
 		}
 		n += k
 	}
+	if lent != nil {
+		l := loaded{data: buf[:n], mtime: mtime, lent: lent}
+		lent = nil
+		return l, nil
+	}
 	if cap(buf) <= keepBufferMax {
 		r.buf = buf
-	} else {
-		r.buf = nil
 	}
 	return loaded{data: buf[:n], mtime: mtime}, nil
 }
 
-// release unmaps a mapped file.
+// release unmaps a mapped file and gives a lent buffer back.
 func (l loaded) release() {
 	if l.unmap {
 		_ = syscall.Munmap(l.data)
+	}
+	if l.lent != nil {
+		bigBuffers.give(l.lent)
 	}
 }
 

@@ -46,7 +46,7 @@ type walkItem struct {
 func walkTree(ctx context.Context, start, startRel string, ign *ignoreNode, o walkOptions) error {
 	workers := o.workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = searchWorkers()
 	}
 	q := &walkQueue{}
 	q.cond = sync.NewCond(&q.mu)
@@ -209,3 +209,14 @@ func visitOne(w int, it walkItem, visit func(int, walkFile)) {
 	defer it.parent.release()
 	visit(w, it.walkFile)
 }
+
+// startProcs is GOMAXPROCS as the process started: the user's setting, or the CPUs the runtime
+// found, before anything (procs.Pacer in mcp-serve) narrowed it.
+var startProcs = runtime.GOMAXPROCS(0)
+
+// searchWorkers is how many goroutines a walk or a search runs: as many as the process may use,
+// not as many as it uses this instant. mcp-serve runs a lone short call on one P and widens to
+// every P once the call has run 2 ms; a search that sized itself when it started, on one P,
+// walked the whole tree with one worker even after the widening (a Grep over GOROOT/src through
+// mcp-serve took 1.7x rg's time; 1.0x in process).
+func searchWorkers() int { return max(runtime.GOMAXPROCS(0), startProcs) }

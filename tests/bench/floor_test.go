@@ -13,20 +13,33 @@ import (
 	"time"
 )
 
-// stepServer is `awf mcp-serve` with the config awf writes for an agent step (activity file, log
-// file, ready file, run id and step name, the default sandbox mode), reading a 4 KiB file, in a
-// temp root with a temp HOME and TMPDIR.
+// stepServer is `awf mcp-serve` with the config awf writes for an agent step, reading a 4 KiB
+// file in a temp root.
 func stepServer(b *testing.B) server {
-	dir := b.TempDir()
-	root, home, tmp, run := filepath.Join(dir, "root"), filepath.Join(dir, "home"), filepath.Join(dir, "tmp"), filepath.Join(dir, "run")
-	for _, d := range []string{root, home, tmp, run} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			b.Fatal(err)
-		}
+	root := filepath.Join(b.TempDir(), "root")
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		b.Fatal(err)
 	}
 	file := filepath.Join(root, "file4k.txt")
 	if err := os.WriteFile(file, []byte(strings.Repeat(strings.Repeat("y", 63)+"\n", 64)), 0o644); err != nil {
 		b.Fatal(err)
+	}
+	srv := stepServerAt(b, root)
+	srv.tool = "Read"
+	srv.args, _ = json.Marshal(map[string]any{"file_path": file})
+	return srv
+}
+
+// stepServerAt is `awf mcp-serve` over root with the config awf writes for an agent step
+// (activity file, log file, ready file, run id and step name, the default sandbox mode), with a
+// temp HOME and TMPDIR.
+func stepServerAt(b *testing.B, root string) server {
+	dir := b.TempDir()
+	home, tmp, run := filepath.Join(dir, "home"), filepath.Join(dir, "tmp"), filepath.Join(dir, "run")
+	for _, d := range []string{home, tmp, run} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			b.Fatal(err)
+		}
 	}
 	cfg := filepath.Join(run, "config.json")
 	body, _ := json.Marshal(map[string]any{"root_dir": root, "activity_file": filepath.Join(run, "activity.jsonl"),
@@ -34,8 +47,7 @@ func stepServer(b *testing.B) server {
 	if err := os.WriteFile(cfg, body, 0o600); err != nil {
 		b.Fatal(err)
 	}
-	args, _ := json.Marshal(map[string]any{"file_path": file})
-	return server{name: "awf", tool: "Read", args: args, cmd: func() *exec.Cmd {
+	return server{name: "awf", cmd: func() *exec.Cmd {
 		cmd := exec.Command(serveBin, "mcp-serve", "--config", cfg)
 		cmd.Dir = root
 		cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+tmp)

@@ -74,23 +74,7 @@ func BenchmarkServeMemory(b *testing.B) {
 // servePeak starts awf-serve over root with the step config awf writes, makes parallel calls of
 // tool at once, twice, checks that every answer holds want, and returns the server's VmHWM.
 func servePeak(ctx context.Context, b *testing.B, root, tool string, args json.RawMessage, parallel int, want string) (float64, error) {
-	dir := b.TempDir()
-	home, tmp := filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
-	for _, d := range []string{home, tmp} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return 0, err
-		}
-	}
-	cfg := filepath.Join(dir, "config.json")
-	body, _ := json.Marshal(map[string]any{"root_dir": root, "activity_file": filepath.Join(dir, "activity.jsonl"),
-		"log_file": filepath.Join(dir, "awf.log"), "run_id": "bench", "step": "memory"})
-	if err := os.WriteFile(cfg, body, 0o600); err != nil {
-		return 0, err
-	}
-	cmd := exec.Command(serveBin, "mcp-serve", "--config", cfg)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "HOME="+home, "TMPDIR="+tmp)
-	s, err := openSDK(ctx, cmd)
+	s, err := openSDK(ctx, stepServerAt(b, root).cmd())
 	if err != nil {
 		return 0, err
 	}

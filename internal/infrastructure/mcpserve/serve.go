@@ -172,8 +172,7 @@ func (s *Session) Serve(ctx context.Context, cfg toolset.Spec, deps Deps) error 
 	s.release()
 	s.ended = true
 	if err := announce(cfg, deps, names); err != nil {
-		s.cancel()
-		<-s.served
+		s.stop()
 		return err
 	}
 	return <-s.served
@@ -187,9 +186,14 @@ func (s *Session) Abort() {
 		return
 	}
 	s.ended = true
-	s.cancel() // before release, so that nothing held is answered without tools
-	<-s.served
+	s.stop() // before release, so that nothing held is answered without tools
 	s.release()
+}
+
+// stop ends the session and waits for its goroutines.
+func (s *Session) stop() {
+	s.cancel()
+	<-s.served
 }
 
 // newServer is the MCP server of mcp-serve, without tools yet.

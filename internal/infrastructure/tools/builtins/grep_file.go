@@ -78,11 +78,6 @@ func (r *fileReader) load(c confiner, e walkFile) (loaded, error) {
 	case need <= bigBudget:
 		lent = bigBuffers.take(need)
 		buf = lent
-		defer func() {
-			if lent != nil { // not handed to the caller: the read failed
-				bigBuffers.give(lent)
-			}
-		}()
 	default: // larger than the budget, and mmap failed
 		buf = make([]byte, need)
 	}
@@ -98,6 +93,7 @@ func (r *fileReader) load(c confiner, e walkFile) (loaded, error) {
 			continue
 		}
 		if err != nil {
+			loaded{lent: lent}.release()
 			return loaded{}, err
 		}
 		if k == 0 {
@@ -105,15 +101,10 @@ func (r *fileReader) load(c confiner, e walkFile) (loaded, error) {
 		}
 		n += k
 	}
-	if lent != nil {
-		l := loaded{data: buf[:n], mtime: mtime, lent: lent}
-		lent = nil
-		return l, nil
-	}
-	if cap(buf) <= keepBufferMax {
+	if lent == nil && cap(buf) <= keepBufferMax {
 		r.buf = buf
 	}
-	return loaded{data: buf[:n], mtime: mtime}, nil
+	return loaded{data: buf[:n], mtime: mtime, lent: lent}, nil
 }
 
 // release unmaps a mapped file and gives a lent buffer back.

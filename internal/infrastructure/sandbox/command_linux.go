@@ -14,6 +14,13 @@ import (
 
 // namespaces are the helper's: a user namespace mapping only the caller's ids, mount and PID
 // namespaces, and a network namespace with no interface up when the network is off.
+//
+// The helper keeps the caller's uid, so the shell sees the user it runs as (files keep their
+// owners, git's ownership check holds, tools do not act as root), and gets the two
+// capabilities its mounts need as ambient ones: a process that creates a user namespace holds
+// every capability in it, but a uid other than 0 loses them at exec unless they are ambient.
+// CAP_SYS_ADMIN makes the mounts, CAP_SETPCAP empties the bounding set and locks the secure
+// bits; the helper drops all of them before it runs the command (confine.dropCapabilities).
 func namespaces(network bool) *syscall.SysProcAttr {
 	uid, gid := os.Getuid(), os.Getgid()
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
@@ -24,8 +31,15 @@ func namespaces(network bool) *syscall.SysProcAttr {
 		Cloneflags:  flags,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		AmbientCaps: []uintptr{capSetpcap, capSysAdmin},
 	}
 }
+
+// Capability numbers (include/uapi/linux/capability.h).
+const (
+	capSetpcap  = 8
+	capSysAdmin = 21
+)
 
 // TempEnv sets the call's private temp directory as TMPDIR and as the cache directories of
 // common toolchains, which would otherwise write under $HOME (not writable in the sandbox).
@@ -65,7 +79,10 @@ var (
 
 // Probe runs the helper in self once with every part of a policy (namespaces, read-only binds,
 // /proc, Landlock, no network) and reports whether it worked; the answer is kept per binary.
+// It pins self (opens it) first, so that every helper started later in this process runs the
+// binary that was at that path now, whatever the calls do to the path.
 func Probe(self string) Status {
+	_, _ = pinned(self)
 	probeMu.Lock()
 	defer probeMu.Unlock()
 	if st, ok := probeCache[self]; ok {
@@ -79,7 +96,7 @@ func Probe(self string) Status {
 func probe(self string) Status {
 	abi := confine.ABI()
 	if abi < 1 {
-		return Status{Reason: "the kernel has no Landlock LSM (landlock_create_ruleset is not available: Linux 5.13+ with lsm=landlock needed)"}
+		return Status{Reason: noLandlock}
 	}
 	tmp, err := os.MkdirTemp("", "awf-sandbox-probe-")
 	if err != nil {
@@ -88,7 +105,7 @@ func probe(self string) Status {
 	defer os.RemoveAll(tmp)
 	sp, err := StartSpare(self, tmp, false)
 	if err != nil {
-		return Status{ABI: abi, Reason: err.Error()}
+		return Status{ABI: abi, Reason: err.Error() + kernelSettings()}
 	}
 	var out []byte
 	read := make(chan struct{})
@@ -105,13 +122,18 @@ func probe(self string) Status {
 	<-read
 	sp.Out.Close()
 	if err != nil {
-		msg := strings.TrimSpace(string(out))
-		if msg == "" {
-			msg = fmt.Sprintf("%v (unprivileged user namespaces may be disabled: kernel.unprivileged_userns_clone or an AppArmor/SELinux policy)", err)
-		}
-		return Status{ABI: abi, Reason: msg}
+		return Status{ABI: abi, Reason: probeFailure(self, err, out)}
 	}
 	return Status{Enforced: true, ABI: abi}
+}
+
+// probeFailure is the reason of a failed trial run: what the helper printed (the step that
+// failed and its error), else how it ended.
+func probeFailure(self string, err error, out []byte) string {
+	if msg := strings.TrimSpace(string(out)); msg != "" {
+		return msg
+	}
+	return fmt.Sprintf("the sandbox helper %s ended without a message: %v", self, err)
 }
 
 // ABI is the kernel's Landlock ABI version, 0 when it has none (or Landlock is disabled).

@@ -1,11 +1,13 @@
 // Package sandbox confines one Bash call with what the kernel enforces (issue 12): a small
-// helper, awf's own binary re-executed as `awf __sandbox-exec`, starts in fresh user, mount and
-// PID namespaces (and a network namespace when the step turns the network off), makes awf's
-// protected paths read-only with bind mounts, mounts a /proc that shows only the sandbox's own
-// processes, restricts itself with Landlock, drops every capability and then execs the shell.
-// Landlock restricts the calling process and its future children, so it is applied in the
-// helper, never in mcp-serve itself. Nothing is half-applied: if any step fails, the helper
-// exits with an error and the command never runs.
+// helper, awf's own binary re-executed as `awf __sandbox-exec` from a descriptor opened at
+// start-up, starts in fresh user, mount and PID namespaces (and a network namespace when the
+// step turns the network off) as the caller's uid with only the capabilities its mounts need,
+// makes awf's protected paths read-only with bind mounts (pinning their ancestors, so they
+// cannot be moved, and covering missing ones, so they cannot be created), mounts a /proc that
+// shows only the sandbox's own processes, restricts itself with Landlock, drops every
+// capability and then execs the shell. Landlock restricts the calling process and its future
+// children, so it is applied in the helper, never in mcp-serve itself. Nothing is
+// half-applied: if any step fails, the helper exits with an error and the command never runs.
 //
 // The helper is started before its call (a Spare: namespaces made, Go runtime up, waiting on a
 // pipe) and applies the call's policy only when the call arrives, so a Bash call does not wait

@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"errors"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -16,10 +19,21 @@ func TestTempEnv(t *testing.T) {
 
 func TestProtectedPaths(t *testing.T) {
 	got := ProtectedPaths("/a/b", []string{"/x/plugin"})
-	want := []string{"/a/b/.awf", "/a/b/.git/hooks", "/a/b/.git/config", "/a/.awf", "/a/.git/hooks", "/a/.git/config",
-		"/.awf", "/.git/hooks", "/.git/config", "/x/plugin"}
+	want := []string{"/a/b/.awf", "/a/b/.git/", "/a/.awf", "/a/.git/", "/.awf", "/.git/", "/x/plugin"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q", got)
+	}
+}
+
+func TestProtects(t *testing.T) {
+	set := []string{"/r/.awf", "/r/.git/hooks/", "/r/.git/config", "/r/bin/awf"}
+	for path, want := range map[string]bool{
+		"/r/.awf": true, "/r/.awf/plugins.yaml": true, "/r/.git/hooks/pre-commit": true, "/r/.git/config": true,
+		"/r/bin/awf": true, "/r/.awfx": false, "/r/.git/config.lock": false, "/r/.git/HEAD": false, "/r/bin": false, "/r/a.txt": false,
+	} {
+		if got := Protects(set, path); got != want {
+			t.Errorf("Protects(%s) = %v, want %v", path, got, want)
+		}
 	}
 }
 
@@ -30,5 +44,19 @@ func TestProbeWithoutHelper(t *testing.T) {
 	}
 	if again := Probe("/nonexistent/awf-helper"); again != st {
 		t.Fatal("the probe is not cached")
+	}
+}
+
+// auto's warning names what failed: the helper's own message, else how it ended, and when the
+// namespaces cannot be made, the kernel settings that decide it.
+func TestProbeReasons(t *testing.T) {
+	if got := probeFailure("/bin/awf", errors.New("exit status 125"), []byte("awf sandbox: cannot pin /r/.git: EPERM\n")); got != "awf sandbox: cannot pin /r/.git: EPERM" {
+		t.Errorf("with a message: %q", got)
+	}
+	if got := probeFailure("/bin/awf", errors.New("signal: killed"), nil); got != "the sandbox helper /bin/awf ended without a message: signal: killed" {
+		t.Errorf("without: %q", got)
+	}
+	if _, err := os.Stat("/proc/sys/user/max_user_namespaces"); err == nil && !strings.Contains(kernelSettings(), "user.max_user_namespaces=") {
+		t.Errorf("kernel settings: %q", kernelSettings())
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -19,6 +18,8 @@ import (
 // world is a temp project: root with .awf/, .git/{config,hooks}, a temp HOME and TMPDIR.
 type world struct {
 	root, home, tmp, outside string
+	self                     string   // the helper; "" is the test binary
+	extra                    []string // protected paths beyond ProtectedPaths' own
 }
 
 func newWorld(t *testing.T) world {
@@ -46,35 +47,32 @@ func newWorld(t *testing.T) world {
 	return w
 }
 
-// requireSandbox skips where the kernel lacks what the sandbox needs (Landlock, unprivileged
-// user, mount, PID and network namespaces), and fails where it has them but the probe of the
-// helper does not succeed: a broken helper must fail these tests, not skip them.
+// requireSandbox skips where the kernel cannot sandbox for this user (KernelCan), unless
+// AWF_REQUIRE_SANDBOX=1 (.ci/run sets it where the kernel can), and fails where it can but the
+// helper's probe does not enforce: a broken helper must fail these tests, not skip them. It is
+// sandboxtest.Require, which this package's own tests cannot import.
 func requireSandbox(t *testing.T) {
 	t.Helper()
-	if ABI() < 1 {
-		t.Skip("the kernel has no Landlock")
-	}
-	uid, gid := os.Getuid(), os.Getgid()
-	cmd := exec.Command("/bin/sh", "-c", "true")
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-	}
-	if err := cmd.Run(); err != nil {
-		t.Skipf("no unprivileged namespaces here: %v", err)
+	if err := KernelCan(); err != nil {
+		if os.Getenv("AWF_REQUIRE_SANDBOX") == "1" {
+			t.Fatalf("AWF_REQUIRE_SANDBOX=1, yet the kernel cannot sandbox here: %v", err)
+		}
+		t.Skipf("the kernel cannot sandbox here: %v", err)
 	}
 	self, _ := os.Executable()
 	if st := Probe(self); !st.Enforced || st.ABI != ABI() || st.Reason != "" {
-		t.Fatalf("the kernel can sandbox, yet the helper's probe gave %+v", st)
+		t.Fatalf("the kernel can sandbox (uid %d), yet the helper's probe gave %+v", os.Getuid(), st)
 	}
 }
 
 // run runs script with bash under policy in w; it returns the combined output and exit code.
 func (w world) run(t *testing.T, policy string, network bool, script string, env ...string) (string, int) {
 	t.Helper()
-	self, _ := os.Executable()
-	pol := Policy{Policy: policy, Root: w.root, TmpDir: w.tmp, Network: network, Protected: ProtectedPaths(w.root, nil)}
+	self := w.self
+	if self == "" {
+		self, _ = os.Executable()
+	}
+	pol := Policy{Policy: policy, Root: w.root, TmpDir: w.tmp, Network: network, Protected: ProtectedPaths(w.root, w.extra)}
 	out, err := runSpare(self, w.root, pol, []string{"/bin/bash", "-c", script}, TempEnv(append(os.Environ(), env...), w.tmp))
 	if err != nil && !isExit(err) {
 		t.Fatal(err)
@@ -267,8 +265,12 @@ func TestNoCapabilities(t *testing.T) {
 	// With a capability left, the shell could unmount the read-only bind over .awf/.
 	w.mustFail(t, PolicyWrite, "umount .awf || umount -l .awf")
 	w.mustFail(t, PolicyWrite, "mount -o remount,rw .awf")
-	// As uid 0 in its namespace the shell is root there, yet cannot write the protected path.
 	w.mustFail(t, PolicyWrite, "touch .awf/after-umount")
+	// The shell runs as the caller's uid and gid, root or not: files keep their owners.
+	ids := w.mustWork(t, PolicyWrite, "echo $(id -u) $(id -g) $(stat -c %u a.txt)")
+	if want := itoa(os.Getuid()) + " " + itoa(os.Getgid()) + " " + itoa(os.Getuid()); strings.TrimSpace(ids) != want {
+		t.Errorf("the shell's ids and a.txt's owner are %q, want %q", ids, want)
+	}
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"syscall"
 )
 
 // ArgAwait is the helper's first argument when it is started before its call is known (a
@@ -70,6 +71,9 @@ func awaitRequest(spawn []string) (args, env []string, network bool, err error) 
 	case len(spawn) != 0:
 		return nil, nil, false, errors.New("unknown spare option " + quote(spawn[0]))
 	}
+	// Descriptor 4 is the binary the spare was started from (sandbox.StartSpare): the command
+	// must not inherit it.
+	syscall.CloseOnExec(4)
 	f := os.NewFile(3, "request")
 	if f == nil {
 		return nil, nil, false, errors.New("no request descriptor")

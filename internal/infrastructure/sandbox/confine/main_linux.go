@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+	"unsafe"
 )
 
 // ExitFailed is the helper's exit code when it could not apply the policy: the command has
@@ -17,6 +18,14 @@ func Main(args []string) int {
 	// Landlock, no_new_privs and the capability sets are per thread: everything from here to
 	// the fork of the command runs on this one, and the command inherits them from it.
 	runtime.LockOSThread()
+	// The command must not read the helper's memory or /proc/1/environ: as the same uid with
+	// no capabilities it could, were the helper dumpable (an exec that gains capabilities only
+	// through the ambient set leaves it so).
+	const prSetDumpable = 4
+	if err := prctl(prSetDumpable, 0); err != nil {
+		os.Stderr.WriteString("awf sandbox: cannot make the helper non-dumpable: " + err.Error() + "; the command did not run\n")
+		return ExitFailed
+	}
 	env := os.Environ()
 	var (
 		pol     Policy
@@ -57,10 +66,8 @@ func apply(p Policy) error {
 	if err := readOnlyOutside(p.writablePaths()); err != nil {
 		return err
 	}
-	for _, path := range p.Protected {
-		if err := bindReadOnly(path); err != nil {
-			return err
-		}
+	if err := protect(p.Protected, p.writablePaths()); err != nil {
+		return err
 	}
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return wrap("cannot mount a private /proc", err)
@@ -71,10 +78,12 @@ func apply(p Policy) error {
 	return restrict(p)
 }
 
-// dropCapabilities empties the bounding set and locks SECBIT_NOROOT, so the shell gets no
-// capability even as uid 0 in the namespace (it could otherwise unmount the read-only binds).
+// dropCapabilities empties the bounding and ambient sets, locks SECBIT_NOROOT and then clears
+// the thread's own sets, so the shell gets no capability whatever its uid in the namespace: as
+// uid 0 an exec would otherwise grant the full set, as another uid the ambient set would pass
+// through the exec, and with either the shell could unmount the read-only binds.
 func dropCapabilities() error {
-	const prCapbsetDrop, prSetSecurebits = 24, 28
+	const prCapbsetDrop, prSetSecurebits, prCapAmbient, prCapAmbientClearAll = 24, 28, 47, 4
 	// Capability numbers are contiguous: the first EINVAL is the first past the kernel's last.
 	for c := 0; c <= 63; c++ {
 		err := prctl(prCapbsetDrop, uintptr(c))
@@ -88,6 +97,23 @@ func dropCapabilities() error {
 	const secbits = 1<<0 | 1<<1 | 1<<2 | 1<<3 // NOROOT, NOROOT_LOCKED, NO_SETUID_FIXUP, NO_SETUID_FIXUP_LOCKED
 	if err := prctl(prSetSecurebits, secbits); err != nil {
 		return wrap("cannot set the secure bits", err)
+	}
+	if _, _, errno := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClearAll, 0, 0, 0, 0); errno != 0 {
+		return wrap("cannot clear the ambient capabilities", errno)
+	}
+	return clearCapabilities()
+}
+
+// clearCapabilities empties the calling thread's effective, permitted and inheritable sets.
+func clearCapabilities() error {
+	const linuxCapabilityVersion3 = 0x20080522
+	hdr := struct {
+		version uint32
+		pid     int32
+	}{version: linuxCapabilityVersion3}
+	var data [2]struct{ effective, permitted, inheritable uint32 }
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); errno != 0 {
+		return wrap("cannot clear the capability sets", errno)
 	}
 	return nil
 }

@@ -61,12 +61,7 @@ func readOnlyOutside(writable []string) error {
 	}
 	// The working directory still points into the read-only mount under the new ones: enter
 	// it again so relative paths resolve through a writable path's mount.
-	if wd, err := os.Getwd(); err == nil {
-		if err := os.Chdir(wd); err != nil {
-			return wrap("cannot re-enter "+wd, err)
-		}
-	}
-	return nil
+	return reenterWorkdir()
 }
 
 // bindReadOnly makes path read-only in this mount namespace: a bind mount of it onto itself,

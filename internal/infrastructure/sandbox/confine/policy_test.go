@@ -115,3 +115,39 @@ func TestItoa(t *testing.T) {
 		}
 	}
 }
+
+func TestProtectHelpers(t *testing.T) {
+	if p, dir := trimSlash("/r/.git/"); p != "/r/.git" || !dir {
+		t.Errorf("trimSlash dir: %q %v", p, dir)
+	}
+	if p, dir := trimSlash("/r/bin/awf"); p != "/r/bin/awf" || dir {
+		t.Errorf("trimSlash file: %q %v", p, dir)
+	}
+	if got := beneath("/r/sub/.git/hooks", []string{"/t", "/r", "/r/sub", "/rs"}); got != "/r/sub" {
+		t.Errorf("beneath: %q", got)
+	}
+	if got := beneath("/r", []string{"/r", "/x"}); got != "" {
+		t.Errorf("a writable path is not beneath itself: %q", got)
+	}
+	if got := beneath("/a", []string{"/"}); got != "/" {
+		t.Errorf("beneath /: %q", got)
+	}
+	if got := between("/r", "/r/a/b/.git/hooks"); !reflect.DeepEqual(got, []string{"/r/a", "/r/a/b", "/r/a/b/.git"}) {
+		t.Errorf("between: %q", got)
+	}
+	if got := between("/r", "/r/.awf"); len(got) != 0 {
+		t.Errorf("between a child: %q", got)
+	}
+}
+
+func TestPlaceholderContent(t *testing.T) {
+	if got := string(placeholderContent("/r/.git/commondir")); got != ".\n" {
+		t.Errorf("commondir: %q", got)
+	}
+	if got := placeholderContent("/r/.git/config"); len(got) != 0 {
+		t.Errorf("config: %q", got)
+	}
+	if got := placeholderContent("/r/xcommondir"); len(got) != 0 {
+		t.Errorf("a name ending in commondir: %q", got)
+	}
+}

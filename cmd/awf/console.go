@@ -39,9 +39,11 @@ func within(w string) string {
 	return " in " + w
 }
 
+// firstLine is the first line of a message, made visible: messages carry text from commands,
+// models and tools.
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
-	return s
+	return visible(s)
 }
 
 func (o *textObserver) stepFinished(r run.StepResult) {
@@ -54,13 +56,17 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 	if r.Attempts > 1 {
 		line += fmt.Sprintf(" after %d attempts", r.Attempts)
 	}
+	errHead, errRest, _ := strings.Cut(r.Error, "\n")
 	if r.Status != run.StepSuccess && r.Error != "" {
-		line += ": " + r.Error
+		line += ": " + visible(errHead)
 	}
 	if r.Next != "" {
 		line += " → " + r.Next
 	}
 	fmt.Fprintln(o.out, line)
+	if r.Status != run.StepSuccess {
+		printIndented(o.out, errRest) // a multi-line error, under the line, never as lines of its own
+	}
 	if r.Tools != "" {
 		fmt.Fprintln(o.out, "  "+printable(r.Tools)) // tool names are the model's: escaped
 	}
@@ -71,7 +77,9 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 }
 
 // printIndented shows a step's output under its line, at most maxShownLines lines, so the
-// terminal shows what happened without drowning in it; the full text is in --format json.
+// terminal shows what happened without drowning in it; the full text is in --format json. Each
+// line is made visible: the output is a command's or a model's, and its escape sequences are
+// shown, not obeyed.
 func printIndented(w io.Writer, text string) {
 	const maxShownLines = 20
 	text = strings.TrimRight(text, "\n")
@@ -84,7 +92,7 @@ func printIndented(w io.Writer, text string) {
 			fmt.Fprintf(w, "  │ … %d more lines (see --format json)\n", len(lines)-maxShownLines)
 			break
 		}
-		fmt.Fprintln(w, "  │ "+l)
+		fmt.Fprintln(w, "  │ "+visible(l))
 	}
 }
 

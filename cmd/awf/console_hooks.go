@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/awf-dev/awf/internal/application/run"
 )
@@ -17,7 +18,9 @@ func (o *textObserver) hookRan(e run.HookRan) {
 	case e.Error != "":
 		fmt.Fprintf(o.out, "⚠ hook %s: %s failed: %s\n", where, e.Action, firstLine(e.Error))
 	case e.Action == "log":
-		fmt.Fprintf(o.out, "• hook %s: %s\n", where, e.Text)
+		head, rest, _ := strings.Cut(e.Text, "\n")
+		fmt.Fprintf(o.out, "• hook %s: %s\n", where, visible(head))
+		printIndented(o.out, rest)
 	default:
 		fmt.Fprintf(o.out, "• hook %s: ran %s\n", where, firstLine(e.Text))
 	}

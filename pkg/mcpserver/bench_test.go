@@ -10,10 +10,15 @@ import (
 )
 
 // BenchmarkCallEcho measures one tools/call round trip through the whole
-// stack: go-sdk client, io.Pipe pair, line filter, SDK server, handler. It is
-// the reference for the per-call overhead of the MCP proxy.
-func BenchmarkCallEcho(b *testing.B) {
-	srv := New(Options{})
+// stack: go-sdk client, io.Pipe pair, line filter, SDK server or direct path, handler. It is
+// the reference for the per-call overhead of the MCP proxy, as awf serves it (AccelAll).
+func BenchmarkCallEcho(b *testing.B) { benchCallEcho(b, AccelAll) }
+
+// BenchmarkCallEchoSDK is BenchmarkCallEcho on the SDK's own path, every accelerator off.
+func BenchmarkCallEchoSDK(b *testing.B) { benchCallEcho(b, 0) }
+
+func benchCallEcho(b *testing.B, accel Accelerators) {
+	srv := New(Options{Accelerators: accel})
 	if err := srv.AddTool(echo()); err != nil {
 		b.Fatal(err)
 	}

@@ -8,8 +8,10 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/awf-dev/awf/pkg/mcpserver/internal/direct"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -38,11 +40,16 @@ func (lw *lineWriter) writeLine(data []byte) error {
 type conn struct {
 	r      io.Reader
 	out    *lineWriter
-	direct *direct // tools/call beside the SDK; see direct.go
+	direct *direct.Path // tools/call beside the SDK (AccelDirect); nil without it
 	lines  *lineReader
 	limit  int
-	logger *slog.Logger
-	stop   <-chan struct{} // the Serve context's Done channel
+
+	// toolsGen is the server's count of tools added; listedGen its value when the client last
+	// asked for the tools, -1 before it asked (see Write).
+	toolsGen  *atomic.Int64
+	listedGen atomic.Int64
+	logger    *slog.Logger
+	stop      <-chan struct{} // the Serve context's Done channel
 	// held, when not nil, is Server.Hold's channel: from the first message about tools on,
 	// every message waits for it to close.
 	held <-chan struct{}
@@ -59,13 +66,14 @@ type conn struct {
 	closed    chan struct{}
 }
 
-func newConn(r io.Reader, w io.Writer, limit int, stop <-chan struct{}, logger *slog.Logger, d *direct) *conn {
-	return &conn{
+func newConn(r io.Reader, w io.Writer, limit int, stop <-chan struct{}, logger *slog.Logger, d *direct.Path) *conn {
+	c := &conn{
 		r:          r,
 		direct:     d,
 		out:        &lineWriter{w: w},
 		lines:      newLineReader(r, limit),
 		limit:      limit,
+		toolsGen:   new(atomic.Int64),
 		logger:     logger,
 		stop:       stop,
 		incoming:   make(chan jsonrpc.Message),
@@ -73,6 +81,8 @@ func newConn(r io.Reader, w io.Writer, limit int, stop <-chan struct{}, logger *
 		ended:      make(chan struct{}),
 		closed:     make(chan struct{}),
 	}
+	c.listedGen.Store(-1)
+	return c
 }
 
 // end records the first failure of the connection; later ones are ignored.
@@ -90,14 +100,14 @@ func (c *conn) readLoop() {
 	for {
 		l, err := c.lines.next()
 		if err != nil {
-			c.direct.stop(err)
+			c.direct.Stop(err)
 			if errors.Is(err, io.EOF) {
 				c.settle()
 			}
 			c.end(err)
 			return
 		}
-		msg, rej := judge(l, c.limit)
+		msg, rej := judge(l, c.limit, c.direct.Ready())
 		if rej != nil {
 			c.logger.Warn("mcpserver: rejected input line", "code", rej.code, "reason", rej.message, "bytes", l.size)
 			if err := c.out.writeLine(rej.encode()); err != nil {
@@ -113,20 +123,23 @@ func (c *conn) readLoop() {
 			return
 		}
 		if req, ok := msg.(*jsonrpc.Request); ok {
-			if c.direct.take(req, c.writeDirect) {
+			if c.direct.Take(req, c.writeDirect) {
 				continue
 			}
-			c.direct.cancelled(req)
-			c.direct.forward(req)
+			c.direct.Cancelled(req)
+			c.direct.Forward(req)
 			c.owed.add(req)
+			if req.Method == "tools/list" {
+				c.listedGen.Store(c.toolsGen.Load())
+			}
 		}
 		select {
 		case c.incoming <- msg:
 		case <-c.closed:
-			c.direct.stop(io.EOF)
+			c.direct.Stop(io.EOF)
 			return
 		case <-c.stop:
-			c.direct.stop(errStopped)
+			c.direct.Stop(errStopped)
 			return
 		}
 	}
@@ -148,10 +161,10 @@ func (c *conn) wait(msg jsonrpc.Message) bool {
 		c.held = nil
 		return true
 	case <-c.closed:
-		c.direct.stop(io.EOF)
+		c.direct.Stop(io.EOF)
 		return false
 	case <-c.stop:
-		c.direct.stop(errStopped)
+		c.direct.Stop(errStopped)
 		return false
 	}
 }
@@ -178,11 +191,14 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if c.staleListChanged(msg) {
+		return nil
+	}
 	resp, isResp := msg.(*jsonrpc.Response)
 	if isResp {
-		c.direct.answered(resp)
+		c.direct.Answered(resp)
 	}
-	line, err := encodeLine(msg)
+	line, err := encodeLine(msg, c.direct.Ready())
 	if err != nil {
 		return err
 	}
@@ -195,6 +211,20 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	return nil
+}
+
+// staleListChanged reports whether msg is a notifications/tools/list_changed the client has no
+// use for: it has not listed the tools yet (tools added while Server.Hold holds the session, or
+// before the client's first tools/list), or it asked for the list after the last tool was added,
+// so the answer already holds it. The SDK sends the notification 10 ms after a change to every
+// session, whatever the session has seen.
+func (c *conn) staleListChanged(msg jsonrpc.Message) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || req.Method != "notifications/tools/list_changed" {
+		return false
+	}
+	listed := c.listedGen.Load()
+	return listed < 0 || listed >= c.toolsGen.Load()
 }
 
 // settle waits, once the input has ended, for the answers the SDK owes (see owed), at most
@@ -220,9 +250,9 @@ func (c *conn) writeDirect(line []byte) {
 }
 
 // encodeLine renders msg as one newline-terminated line.
-func encodeLine(msg jsonrpc.Message) ([]byte, error) {
+func encodeLine(msg jsonrpc.Message, fast bool) ([]byte, error) {
 	if resp, ok := msg.(*jsonrpc.Response); ok {
-		if line, ok := encodeResult(resp); ok {
+		if line, ok := direct.EncodeResult(resp); fast && ok {
 			return line, nil
 		}
 		msg = withErrorCode(resp)
@@ -255,7 +285,7 @@ func withErrorCode(resp *jsonrpc.Response) *jsonrpc.Response {
 // deadlines (pipes from os.Pipe, net.Conn), also when it is blocked reading.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
-		c.direct.stop(io.EOF)
+		c.direct.Stop(io.EOF)
 		close(c.closed)
 		c.interruptRead()
 	})

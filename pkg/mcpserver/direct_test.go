@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -54,7 +52,7 @@ func (s *rawSession) next() string {
 	s.t.Helper()
 	line, err := readLineWithin(s.out, 5*time.Second)
 	if err != nil {
-		s.t.Fatalf("%v (direct calls so far: %d)", err, s.srv.directCalls.Load())
+		s.t.Fatalf("%v (direct calls so far: %d)", err, s.srv.directCalls())
 	}
 	return line
 }
@@ -85,8 +83,16 @@ func blockingTools(started chan<- string) []func() (Tool, Handler) {
 func TestDirectCancelAndDuplicateIDMatchTheSDK(t *testing.T) {
 	transcript := func(direct bool) []string {
 		started := make(chan string, 4)
-		srv := newServer(t, Options{}, blockingTools(started)...)
-		srv.noDirect = !direct
+		accel := Accelerators(0)
+		if direct {
+			accel = AccelDirect
+		}
+		srv := New(Options{Accelerators: accel})
+		for _, f := range blockingTools(started) {
+			if err := srv.AddTool(f()); err != nil {
+				t.Fatal(err)
+			}
+		}
 		s := startRaw(t, srv)
 		var got []string
 		s.send(legacyInit)
@@ -101,8 +107,8 @@ func TestDirectCancelAndDuplicateIDMatchTheSDK(t *testing.T) {
 		got = append(got, s.next())
 		s.send(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"n":3}}}`)
 		got = append(got, s.next())
-		if direct != (srv.directCalls.Load() == 2) {
-			t.Errorf("direct %v: %d direct calls", direct, srv.directCalls.Load())
+		if direct != (srv.directCalls() == 2) {
+			t.Errorf("direct %v: %d direct calls", direct, srv.directCalls())
 		}
 		return got
 	}
@@ -115,10 +121,11 @@ func TestDirectCancelAndDuplicateIDMatchTheSDK(t *testing.T) {
 	}
 }
 
-// TestDirectCallsEndWithTheInput: EOF cancels a direct call in flight and Serve waits for it.
+// TestDirectCallsEndWithTheInput: EOF cancels a direct call in flight and Serve waits for it
+// and writes its answer (the SDK's own path may drop it).
 func TestDirectCallsEndWithTheInput(t *testing.T) {
 	started := make(chan string, 1)
-	srv := newServer(t, Options{}, blockingTools(started)...)
+	srv := newServer(t, Options{Accelerators: AccelDirect}, blockingTools(started)...)
 	s := startRaw(t, srv)
 	s.send(legacyInit)
 	s.next()
@@ -138,117 +145,14 @@ func TestDirectCallsEndWithTheInput(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve did not return after EOF")
 	}
-	if srv.directCalls.Load() != 1 {
-		t.Fatalf("%d direct calls, want 1", srv.directCalls.Load())
+	if srv.directCalls() != 1 {
+		t.Fatalf("%d direct calls, want 1", srv.directCalls())
 	}
-}
-
-// jsonStringSeeds are texts whose JSON strings take every escape (pkg/jsonstr tests the
-// encoder itself on the same seeds).
-var jsonStringSeeds = []string{"", "plain", "<a href=\"x\">&amp;</a>", "\x00\x01\x07\x08\x09\x0a\x0b\x0c\x0d\x1f\x20\x7f",
-	"é\u2028\u2029\u2027\u202a", "\xff", "a\xc3", "\xed\xa0\x80", "\U0001F600\\/", strings.Repeat("yyyyyyy\n", 512)}
-
-// TestAppendTextResultMatchesTheSDK compares the direct path's text result with what the SDK
-// writes for the same result: its MarshalJSON, with the serverInfo _meta and the resultType a
-// 2026-07-28 request gets.
-func TestAppendTextResultMatchesTheSDK(t *testing.T) {
-	srv := New(Options{Name: "n<&>", Version: "v\u2028"})
-	for _, texts := range [][]string{nil, {""}, {"one"}, jsonStringSeeds} {
-		for _, isError := range []bool{false, true} {
-			for _, mode := range []struct{ serverInfo, resultType bool }{{false, false}, {false, true}, {true, true}} {
-				var content []Content
-				for _, s := range texts {
-					content = append(content, Content{Type: "text", Text: s})
-				}
-				r := &Result{Content: content, IsError: isError}
-				out, err := sdkResult("t", r)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if mode.serverInfo {
-					out.SetMeta(map[string]any{metaKeyServerInfo: srv.impl})
-				}
-				want, err := out.MarshalJSON()
-				if err != nil {
-					t.Fatal(err)
-				}
-				if mode.resultType {
-					want = append(want[:len(want)-1], `,"resultType":"complete"}`...)
-				}
-				got := appendTextResult(nil, content, isError, mode.serverInfo, mode.resultType, srv.serverInfoMeta())
-				if string(got) != string(want) {
-					t.Fatalf("texts %q isError %v %+v:\n got %s\nwant %s", texts, isError, mode, got, want)
-				}
-			}
-		}
-	}
-}
-
-func TestEachMember(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		ok   bool
-		want map[string]string
-	}{
-		{`{}`, true, map[string]string{}},
-		{` { } `, true, map[string]string{}},
-		{`{"a":1,"b":"x\"}","c":{"d":[1,{"e":"]"}]},"f":null,"g":true,"h":-1.5e3,"i":[]}`, true, map[string]string{
-			"a": `1`, "b": `"x\"}"`, "c": `{"d":[1,{"e":"]"}]}`, "f": `null`, "g": `true`, "h": `-1.5e3`, "i": `[]`}},
-		{"{ \"a\" :\t[ 1 , 2 ] ,\n\"b\" : \"\\\\\" }", true, map[string]string{"a": `[ 1 , 2 ]`, "b": `"\\"`}},
-		{`{"a\u0062":1}`, false, nil},
-		{`[1]`, false, nil},
-		{`"x"`, false, nil},
-		{`null`, false, nil},
-		{``, false, nil},
-	} {
-		got := map[string]string{}
-		ok := eachMember([]byte(tc.in), func(k, v []byte) bool { got[string(k)] = string(v); return true })
-		if ok != tc.ok || ok && !maps.Equal(got, tc.want) {
-			t.Errorf("eachMember(%s) = %v %v, want %v %v", tc.in, ok, got, tc.ok, tc.want)
-		}
-	}
-}
-
-// FuzzEachMember checks eachMember against encoding/json on any valid object without escaped
-// or repeated keys: the same keys, each with the same raw value.
-func FuzzEachMember(f *testing.F) {
-	for _, s := range []string{`{}`, `{"a":1}`, `{"a":{"b":[1,"]}"]},"c":"\\\"","d":null}`, ` {"x" : [ ] , "y":{ }} `} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		var want map[string]json.RawMessage
-		if !utf8.ValidString(in) || json.Unmarshal([]byte(in), &want) != nil || want == nil {
-			return // encoding/json replaces invalid UTF-8 in keys; the direct path compares bytes
-		}
-		var keys []string
-		got := map[string]json.RawMessage{}
-		ok := eachMember([]byte(in), func(k, v []byte) bool {
-			keys = append(keys, string(k))
-			got[string(k)] = json.RawMessage(v)
-			return true
-		})
-		if !ok {
-			if !strings.Contains(in, `\`) && len(keys) == len(got) {
-				t.Fatalf("eachMember refused %q", in)
-			}
-			return
-		}
-		if len(keys) != len(got) {
-			return // a repeated key: encoding/json keeps the last, the direct path declines
-		}
-		if len(got) != len(want) {
-			t.Fatalf("%q: %d members, encoding/json %d", in, len(got), len(want))
-		}
-		for k, v := range want {
-			if string(got[k]) != string(v) {
-				t.Fatalf("%q: member %q = %s, encoding/json %s", in, k, got[k], v)
-			}
-		}
-	})
 }
 
 // TestDirectPathServesTheSDKClient: a go-sdk client (protocol 2026-07-28, per-request _meta)
-// gets its calls answered on the direct path once its discover taught the server its _meta.
+// gets its calls answered, on the direct path when it is on, once its discover taught the server
+// its _meta.
 func TestDirectPathServesTheSDKClient(t *testing.T) {
 	srv := newServer(t, Options{}, echo)
 	h := startHarness(t, srv, true)
@@ -256,21 +160,11 @@ func TestDirectPathServesTheSDKClient(t *testing.T) {
 	for range 3 {
 		callEcho(t, cs, "x <&> \u2028")
 	}
-	if n := srv.directCalls.Load(); n != 3 {
-		t.Fatalf("%d of 3 calls took the direct path", n)
+	if n := srv.directCalls(); n != directWant(3) {
+		t.Fatalf("%d of 3 calls took the direct path, want %d", n, directWant(3))
 	}
 	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "y"}, Meta: mcp.Meta{"progressToken": "p"}})
-	if err != nil || textOf(res) != "y" || srv.directCalls.Load() != 3 {
-		t.Fatalf("a call with a progress token: %v %v, %d direct calls", textOf(res), err, srv.directCalls.Load())
-	}
-}
-
-// BenchmarkAppendTextResult is the answer of a 4 KiB Read.
-func BenchmarkAppendTextResult(b *testing.B) {
-	text := []Content{{Type: "text", Text: strings.Repeat("     1\t"+strings.Repeat("y", 63)+"\n", 64)}}
-	buf := make([]byte, 0, 8<<10)
-	b.SetBytes(int64(len(text[0].Text)))
-	for b.Loop() {
-		buf = appendTextResult(buf[:0], text, false, true, true, []byte(`{}`))
+	if err != nil || textOf(res) != "y" || srv.directCalls() != directWant(3) {
+		t.Fatalf("a call with a progress token: %v %v, %d direct calls", textOf(res), err, srv.directCalls())
 	}
 }

@@ -37,24 +37,24 @@
 // concurrent (a slow call does not hold up the others), and registers tools
 // with raw JSON arguments: the SDK does not validate them, the handler does.
 //
-// An ordinary tools/call (an added tool, an initialized session, no progress
-// token, plain params) is run from the input reader straight to its handler
-// and answered byte for byte as the SDK answers it, on workers kept for the
-// session; the SDK's own path decodes each call's params and per-request _meta
-// several times over with fresh 32 KiB buffers and encodes the result three
-// times, which made the SDK most of a proxied call's cost (direct.go). On
-// Linux, a stdin that is a pipe or a socket is read through the runtime's
-// poller rather than by a thread blocked in read(2). Tools live in the
-// server's own registry and reach the SDK only when its behaviour is needed
-// (registry.go): the SDK's AddTool re-decodes each schema twice with 32 KiB
-// buffers, most of what a server allocated before its first answer.
+// The SDK's own path is complete by itself: with the zero Options every message goes through
+// the SDK. Options.Accelerators switches on shortcuts beside it, each in a package of its own
+// under internal/ and each answering the SDK's bytes (the transcripts in testdata pin them, and
+// the tests run once with every accelerator off and once with every one on). AccelDirect runs
+// an ordinary tools/call (an added tool, an initialized session, no progress token, plain
+// params) from the input reader straight to its handler, on workers kept for the session: the
+// SDK's own path decodes each call's params and per-request _meta several times over with fresh
+// 32 KiB buffers and encodes the result three times. If the SDK linked no longer answers as the
+// shortcut writes, the server logs an error and serves through the SDK. docs/notes/go-sdk-workarounds.md
+// describes what the SDK makes this package work around. On Linux, a stdin that is a pipe or a
+// socket is read through the runtime's poller rather than by a thread blocked in read(2).
 //
 // The package is public and has its own small types: it imports nothing from
 // awf's internal packages.
 //
 // # Usage
 //
-//	srv := mcpserver.New(mcpserver.Options{Name: "my-tools", Version: "1.0.0", Logger: logger})
+//	srv := mcpserver.New(mcpserver.Options{Name: "my-tools", Version: "1.0.0", Logger: logger, Accelerators: mcpserver.AccelAll})
 //	err := srv.AddTool(mcpserver.Tool{
 //		Name:        "greet",
 //		Description: "Greets someone by name.",

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/awf-dev/awf/pkg/mcpserver/internal/direct"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
@@ -56,7 +57,7 @@ func (r *rejection) encode() []byte {
 
 // judge decides what to do with one line: nothing (blank line), hand a
 // decoded message to the SDK, or answer a rejection.
-func judge(l line, limit int) (jsonrpc.Message, *rejection) {
+func judge(l line, limit int, fast bool) (jsonrpc.Message, *rejection) {
 	if l.tooLong {
 		return nil, invalidRequest(peekID(l.data),
 			"message of %d bytes exceeds the server's limit of %d bytes per line; send smaller arguments", l.size, limit)
@@ -65,21 +66,25 @@ func judge(l line, limit int) (jsonrpc.Message, *rejection) {
 	if len(data) == 0 {
 		return nil, nil
 	}
-	return classify(data)
+	return classify(data, fast)
 }
 
 // classify checks that data is a single JSON-RPC 2.0 request, notification or
 // response, then decodes it with the SDK's own decoder, so that whatever is
-// forwarded is exactly what the SDK would have accepted from the wire.
-func classify(data []byte) (jsonrpc.Message, *rejection) {
-	if msg, ok := classifyFast(data); ok {
+// forwarded is exactly what the SDK would have accepted from the wire. fast lets the
+// wire shortcuts of the direct path build the message from fields already read (AccelDirect).
+func classify(data []byte, fast bool) (jsonrpc.Message, *rejection) {
+	if !fast {
+		return classifyFields(data, false)
+	}
+	if msg, ok := direct.ClassifyFast(data); ok {
 		return msg, nil
 	}
-	return classifyFields(data)
+	return classifyFields(data, true)
 }
 
 // classifyFields is classify for any line: decoded into its top-level fields, each checked.
-func classifyFields(data []byte) (jsonrpc.Message, *rejection) {
+func classifyFields(data []byte, fast bool) (jsonrpc.Message, *rejection) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(data, &fields); err != nil {
 		var typeErr *json.UnmarshalTypeError
@@ -109,8 +114,10 @@ func classifyFields(data []byte) (jsonrpc.Message, *rejection) {
 	if rej := checkShape(fields, id); rej != nil {
 		return nil, rej
 	}
-	if msg, ok := requestFromFields(fields, data); ok {
-		return msg, nil
+	if fast {
+		if msg, ok := direct.RequestFromParts(fields["id"], fields["method"], fields["params"], len(data)); ok {
+			return msg, nil
+		}
 	}
 	msg, err := jsonrpc.DecodeMessage(data)
 	if err != nil {

@@ -45,7 +45,7 @@ func TestJudge(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			msg, rej := judge(line{data: []byte(tc.line), size: len(tc.line), tooLong: tc.tooLong}, 100)
+			msg, rej := judge(line{data: []byte(tc.line), size: len(tc.line), tooLong: tc.tooLong}, 100, true)
 			if tc.wantCode == 0 {
 				if rej != nil {
 					t.Fatalf("rejected: %d %s", rej.code, rej.message)

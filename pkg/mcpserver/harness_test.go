@@ -199,9 +199,11 @@ func echo() (Tool, Handler) {
 
 func ptr[T any](v T) *T { return &v }
 
+// newServer is a server of the suite's accelerators (see runBothWays), unless opts names some,
+// with tools added.
 func newServer(t *testing.T, opts Options, tools ...func() (Tool, Handler)) *Server {
 	t.Helper()
-	srv := New(opts)
+	srv := newSrv(opts)
 	for _, f := range tools {
 		if err := srv.AddTool(f()); err != nil {
 			t.Fatalf("AddTool: %v", err)

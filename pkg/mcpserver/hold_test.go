@@ -24,7 +24,7 @@ func (h *harness) expectNothing(what string) {
 // server/discover, ping) but not tools/list, in order; the tools added meanwhile are listed
 // once released, with no list_changed notification.
 func TestHoldAnswersTheHandshakeAndHoldsTools(t *testing.T) {
-	srv := New(Options{Name: "held"})
+	srv := newSrv(Options{Name: "held"})
 	release := srv.Hold()
 	h := startHarness(t, srv, false)
 	h.initialize("2025-06-18")
@@ -61,7 +61,7 @@ func TestHoldAnswersTheHandshakeAndHoldsTools(t *testing.T) {
 // TestHoldDropsHeldMessagesWhenStopped: a session stopped while held ends without answering
 // what it held, and Serve returns.
 func TestHoldDropsHeldMessagesWhenStopped(t *testing.T) {
-	srv := New(Options{Name: "held"})
+	srv := newSrv(Options{Name: "held"})
 	release := srv.Hold()
 	defer release()
 	h := startHarness(t, srv, false)
@@ -90,7 +90,7 @@ func TestHoldDropsHeldMessagesWhenStopped(t *testing.T) {
 // TestAddToolAfterReleaseIsAnnounced: release ends the hold for AddTool too: a tool added to a
 // running session afterwards is announced, as without Hold.
 func TestAddToolAfterReleaseIsAnnounced(t *testing.T) {
-	srv := New(Options{Name: "held"})
+	srv := newSrv(Options{Name: "held"})
 	release := srv.Hold()
 	h := startHarness(t, srv, false)
 	h.initialize("2025-06-18")

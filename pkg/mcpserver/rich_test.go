@@ -22,7 +22,7 @@ var richBlocks = []string{
 
 // Every block, structuredContent, _meta and isError reach the client as the handler gave them.
 func TestRichResultOnTheWire(t *testing.T) {
-	srv := New(Options{})
+	srv := newSrv(Options{})
 	content := []Content{{Text: "plain first"}}
 	for _, b := range richBlocks {
 		content = append(content, Content{Type: "ignored", Raw: json.RawMessage(b)})

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/awf-dev/awf/pkg/mcpserver/internal/direct"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// for cancelled tool calls that ignore their context. 0 means
 	// DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
+	// Accelerators switches on shortcuts beside the SDK's own path (see Accelerators). The zero
+	// value serves every message through the SDK alone, the reference path.
+	Accelerators Accelerators
 }
 
 // Server is an MCP server offering tools over a newline-delimited JSON-RPC
@@ -58,23 +62,17 @@ type Server struct {
 	shutdown time.Duration
 
 	mu       sync.Mutex
-	tools    map[string]*registered // by name: what tools/list shows, what the direct path runs
+	tools    map[string]Handler // by name: the tools added, which the direct path may run
 	fallback FallbackHandler
-	// serving counts the sessions being served: a tool added then goes to the SDK too.
-	serving atomic.Int32
+	// toolsGen counts the tools added: a session's client that listed the tools since the last
+	// one was added is not told the list changed (see conn.Write).
+	toolsGen atomic.Int64
 	// held, while Hold's release has not run, is closed by it: sessions started meanwhile
-	// wait on it before any message but initialize, and tools added meanwhile stay out of
-	// the SDK as if added before Serve.
+	// wait on it before any message but initialize.
 	held chan struct{}
 
-	impl *mcp.Implementation
-	// serverInfoMeta is the _meta of a 2026-07-28 answer naming this server, as the SDK
-	// writes it; encoded on first use, off the path of every start.
-	serverInfoMeta func() []byte
-	// noDirect sends every tools/call through the SDK (tests compare both paths).
-	noDirect bool
-	// directCalls counts the calls run on the direct path, for tests.
-	directCalls atomic.Int64
+	// direct is the direct tools/call path (AccelDirect); nil serves every call through the SDK.
+	direct *direct.Server
 
 	inFlight atomic.Int64 // tool calls currently running, across sessions
 }
@@ -105,11 +103,8 @@ func New(opts Options) *Server {
 		// logging, which this server never sends.
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
-	meta := sync.OnceValue(func() []byte {
-		b, _ := json.Marshal(map[string]any{metaKeyServerInfo: impl}) // cannot fail
-		return b
-	})
-	s := &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, tools: map[string]*registered{}, impl: impl, serverInfoMeta: meta}
+	s := &Server{sdk: sdk, logger: logger, maxLine: maxLine, shutdown: shutdown, tools: map[string]Handler{}}
+	s.accelerate(opts.Accelerators, impl)
 	sdk.AddReceivingMiddleware(s.toolsMiddleware)
 	return s
 }
@@ -129,13 +124,11 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 	if _, dup := s.tools[t.Name]; dup {
 		return fmt.Errorf("tool %q is already registered; tool names must be unique", t.Name)
 	}
-	s.tools[t.Name] = &registered{tool: sdkTool(t), handler: h}
-	if s.serving.Load() > 0 && s.held == nil || sdkOnly(t.InputSchema) {
-		if err := s.toSDK(t.Name); err != nil {
-			delete(s.tools, t.Name)
-			return err
-		}
+	if err := s.toSDK(sdkTool(t), h); err != nil {
+		return err
 	}
+	s.tools[t.Name] = h
+	s.toolsGen.Add(1)
 	return nil
 }
 
@@ -143,8 +136,8 @@ func (s *Server) AddTool(t Tool, h Handler) (err error) {
 // Serve starts from now on answer initialize at once and hold every other message, in order,
 // until release is called: the client's handshake overlaps the building of the tools (for a
 // server spawned per agent step, about as long as each other), and its first tools/list sees
-// every tool. Tools added before release count as added before Serve: no client has listed
-// tools yet, so none is announced. release may be called more than once.
+// every tool. Tools added before release are not announced: no client has listed tools yet
+// (see conn.Write). release may be called more than once.
 func (s *Server) Hold() (release func()) {
 	ch := make(chan struct{})
 	s.mu.Lock()
@@ -167,23 +160,28 @@ func (s *Server) Hold() (release func()) {
 // validation, panics turned into error results.
 func (s *Server) wrap(name string, h Handler) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		s.inFlight.Add(1)
-		defer s.inFlight.Add(-1)
 		args := json.RawMessage(`{}`)
 		if req.Params != nil && len(req.Params.Arguments) > 0 && string(req.Params.Arguments) != "null" {
 			args = req.Params.Arguments
 		}
-		res, err := s.invoke(withProgress(ctx, req), name, h, args)
-		if err != nil {
-			return nil, rpcError(err)
-		}
-		return sdkResult(name, res)
+		return s.run(withProgress(ctx, req), name, h, args)
 	}
+}
+
+// run calls h and converts its result for the SDK, as both paths answer it.
+func (s *Server) run(ctx context.Context, name string, h Handler, args json.RawMessage) (*mcp.CallToolResult, error) {
+	res, err := s.invoke(ctx, name, h, args)
+	if err != nil {
+		return nil, rpcError(err)
+	}
+	return sdkResult(name, res)
 }
 
 // invoke calls h, recovering a panic into an error result: one faulty tool
 // must not take the server, and every other tool, down with it.
 func (s *Server) invoke(ctx context.Context, name string, h Handler, args json.RawMessage) (res *Result, err error) {
+	s.inFlight.Add(1)
+	defer s.inFlight.Add(-1)
 	defer func() {
 		if p := recover(); p != nil {
 			s.logger.Error("mcpserver: tool handler panicked", "tool", name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
@@ -223,11 +221,10 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 			r = in
 		}
 	}
-	s.serving.Add(1)
-	defer s.serving.Add(-1)
-	d := newDirect(ctx, s)
-	defer d.stop(io.EOF)
+	d := s.direct.Open(ctx)
+	defer d.Stop(io.EOF)
 	c := newConn(r, w, s.maxLine, ctx.Done(), s.logger, d)
+	c.toolsGen = &s.toolsGen
 	s.mu.Lock()
 	c.held = s.held
 	s.mu.Unlock()
@@ -237,7 +234,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		c.Close()
 		return fmt.Errorf("mcpserver: starting the MCP session: %w", err)
 	}
-	d.session.Store(session)
+	d.SetSession(session)
 	// The reader starts once the session is known: started before, it could hand the SDK an
 	// initialize that was answered before the session was stored, and the direct path, which
 	// needs the session, then left the client's first calls to the SDK.
@@ -246,7 +243,7 @@ func (s *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	waited := make(chan error, 1)
 	go func() {
 		err := session.Wait()
-		d.wait() // the direct calls end with the session, as the SDK's do
+		d.Wait() // the direct calls end with the session, as the SDK's do
 		waited <- err
 	}()
 

@@ -169,7 +169,7 @@ func TestProtocolVersionNegotiation(t *testing.T) {
 }
 
 func TestToolsAreListedWithAnnotations(t *testing.T) {
-	srv := New(Options{})
+	srv := newSrv(Options{})
 	tools := []Tool{
 		{Name: "plain", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		{Name: "read", Title: "Read a file", Description: "reads", InputSchema: json.RawMessage(`{"type":"object"}`),

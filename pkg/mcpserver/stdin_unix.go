@@ -14,7 +14,7 @@ import (
 // file. os.Stdin itself is read by blocking a thread in read(2) between requests: the runtime's
 // monitor then takes that thread's processor back every 20 µs tick and hands it on, and every
 // request wakes and reschedules threads, which cost the server more CPU per call at one call
-// in flight than the call itself (issue 15's profile). A parked goroutine costs nothing.
+// in flight than the call itself (the docs/decisions/0015-performance-at-the-floor.md profile). A parked goroutine costs nothing.
 //
 // A pipe is opened again through /proc/self/fd/0, so the O_NONBLOCK flag is set on a file
 // description of its own and nothing else that holds the pipe sees it change. A socket cannot

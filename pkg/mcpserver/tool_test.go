@@ -39,7 +39,7 @@ func TestAddToolValidation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			err := New(Options{}).AddTool(tc.tool, tc.handler)
+			err := newSrv(Options{}).AddTool(tc.tool, tc.handler)
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Fatalf("AddTool = %v, want success", err)
@@ -51,7 +51,7 @@ func TestAddToolValidation(t *testing.T) {
 }
 
 func TestAddToolRefusesDuplicates(t *testing.T) {
-	srv := New(Options{})
+	srv := newSrv(Options{})
 	tl := Tool{Name: "dup", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	if err := srv.AddTool(tl, nopHandler); err != nil {
 		t.Fatal(err)
@@ -154,7 +154,7 @@ func TestRPCError(t *testing.T) {
 
 // The wrapper is what the SDK calls; check its panic recovery directly too.
 func TestWrapRecoversPanics(t *testing.T) {
-	srv := New(Options{})
+	srv := newSrv(Options{})
 	h := srv.wrap("p", func(context.Context, json.RawMessage) (*Result, error) { panic(errors.New("nil map")) })
 	res, err := h(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "p"}})
 	if err != nil || !res.IsError || !strings.Contains(textOf(res), "nil map") {

@@ -18,8 +18,8 @@ import (
 
 // The transcripts below are sequences of raw request lines and every line the server wrote in
 // answer, byte for byte. testdata/*.golden were written by the server before tools/call had a
-// path of its own beside the SDK's (issue 15), so they pin what the SDK answers: the direct path
-// must answer the same bytes, and TestTranscripts runs each script with it on and off.
+// path of its own beside the SDK's, so they pin what the SDK answers: the direct path must answer
+// the same bytes, and the suite runs each script with it off and on (runBothWays).
 
 // transcriptTools are tools whose results cover every shape a result can take on the wire.
 func transcriptTools() []func() (Tool, Handler) {
@@ -237,19 +237,17 @@ var directCalls = map[string]int64{
 	"modern": 25, "modern-no-discover": 25, "modern-other-meta": 24, // the first call with a new _meta goes to the SDK
 }
 
+// TestTranscripts runs every script, with and without a fallback, against its golden
+// transcript; the suite runs it on the SDK's own path and again with every accelerator on.
 func TestTranscripts(t *testing.T) {
 	for name, lines := range scripts() {
-		for _, variant := range []string{"", "-fallback", "-sdk-only"} {
+		for _, variant := range []string{"", "-fallback"} {
 			golden := name + variant
-			if variant == "-sdk-only" {
-				golden = name
-			}
 			t.Run(name+variant, func(t *testing.T) {
 				srv := transcriptServer(t, variant == "-fallback")
-				srv.noDirect = variant == "-sdk-only"
 				got := runScript(t, srv, lines)
-				if want := directCalls[name]; variant != "-sdk-only" && srv.directCalls.Load() != want {
-					t.Errorf("%d calls took the direct path, want %d", srv.directCalls.Load(), want)
+				if want := directWant(directCalls[name]); srv.directCalls() != want {
+					t.Errorf("%d calls took the direct path, want %d", srv.directCalls(), want)
 				}
 				path := filepath.Join("testdata", "transcript-"+golden+".golden")
 				if os.Getenv("AWF_WRITE_GOLDEN") == "1" {

@@ -26,6 +26,9 @@ import (
 // tools, so the per-call and cold-start rows measure it.
 var awfBin, serveBin, floorBin, pluginDir string
 
+// fixtureBin is the fixture MCP server of tests/mcpfixture, which the step benchmark bridges.
+var fixtureBin string
+
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "awf-bench-")
 	if err != nil {
@@ -33,7 +36,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	awfBin, serveBin, floorBin, pluginDir = filepath.Join(dir, "awf"), filepath.Join(dir, "awf-serve"), filepath.Join(dir, "floor"), filepath.Join(dir, "plugins")+"/"
-	for out, pkg := range map[string]string{awfBin: "./cmd/awf", serveBin: "./cmd/awf-serve", floorBin: "./tests/bench/floor", pluginDir: "./examples/plugins/..."} {
+	fixtureBin = filepath.Join(dir, "mcpfixture")
+	for out, pkg := range map[string]string{awfBin: "./cmd/awf", serveBin: "./cmd/awf-serve", floorBin: "./tests/bench/floor", pluginDir: "./examples/plugins/...",
+		fixtureBin: "./tests/mcpfixture"} {
 		if err := testkit.GoBuild(out, pkg); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

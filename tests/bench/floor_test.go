@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -32,8 +33,8 @@ func stepServer(b *testing.B) server {
 
 // stepServerAt is `awf mcp-serve` over root with the config awf writes for an agent step
 // (activity file, log file, ready file, run id and step name, the default sandbox mode), with a
-// temp HOME and TMPDIR.
-func stepServerAt(b *testing.B, root string) server {
+// temp HOME and TMPDIR; extra keys, if any, are merged into the config.
+func stepServerAt(b *testing.B, root string, extra ...map[string]any) server {
 	dir := b.TempDir()
 	home, tmp, run := filepath.Join(dir, "home"), filepath.Join(dir, "tmp"), filepath.Join(dir, "run")
 	for _, d := range []string{home, tmp, run} {
@@ -42,8 +43,12 @@ func stepServerAt(b *testing.B, root string) server {
 		}
 	}
 	cfg := filepath.Join(run, "config.json")
-	body, _ := json.Marshal(map[string]any{"root_dir": root, "activity_file": filepath.Join(run, "activity.jsonl"),
-		"log_file": filepath.Join(run, "awf.log"), "ready_file": filepath.Join(run, "ready.json"), "run_id": "bench", "step": "agent"})
+	config := map[string]any{"root_dir": root, "activity_file": filepath.Join(run, "activity.jsonl"),
+		"log_file": filepath.Join(run, "awf.log"), "ready_file": filepath.Join(run, "ready.json"), "run_id": "bench", "step": "agent"}
+	for _, e := range extra {
+		maps.Copy(config, e)
+	}
+	body, _ := json.Marshal(config)
 	if err := os.WriteFile(cfg, body, 0o600); err != nil {
 		b.Fatal(err)
 	}
@@ -77,7 +82,7 @@ func benchRounds() int {
 	return 4
 }
 
-// BenchmarkAtTheFloor prints the table of issue 15's per-call and cold-start rows: awf
+// BenchmarkAtTheFloor prints the table of the docs/decisions/0015-performance-at-the-floor.md per-call and cold-start rows: awf
 // mcp-serve reading a 4 KiB file against the go-sdk floor returning the same number of bytes
 // for a tiny request, through the go-sdk client and through a raw newline-JSON client, over
 // alternating rounds in one run. Each cell is a ratio awf/floor; the spread over the rounds is

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// memoryGoal is issue 15's bound on mcp-serve's peak RSS, in every scenario.
+// memoryGoal is the docs/decisions/0015-performance-at-the-floor.md bound on mcp-serve's peak RSS, in every scenario.
 const memoryGoal = 40.0
 
 // BenchmarkServeMemory reports the peak RSS (VmHWM) of awf-serve, the server agent CLIs spawn

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/awf-dev/awf/internal/infrastructure/process/reaper"
 )
 
 // Tools of server-filesystem by its own annotations: read-only, and the rest (write_file,
@@ -130,11 +132,13 @@ func TestServerFilesystemReadOnly(t *testing.T) {
 	closeAndCheckGone(t, s, true)
 }
 
-// minimalEnv is what a bridged stdio server may see of awf's environment (issue 13: the
+// minimalEnv is what a bridged stdio server may see of awf's environment (docs/decisions/0013-bridged-mcp-servers.md: the
 // minimal set, plus the entry's env:, never a model key).
 func minimalEnv(key string) bool {
 	switch key {
 	case "PATH", "HOME", "LANG", "TERM", "TZ", "TMPDIR", "USER":
+		return true
+	case reaper.TokenEnv: // the start's token, which ends the server's tree with the step
 		return true
 	}
 	return strings.HasPrefix(key, "LC_")
@@ -146,7 +150,11 @@ func checkServerEnv(t *testing.T, pid int, exe string) {
 	t.Helper()
 	var server int
 	for _, k := range descendants(pid) {
-		if cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", k)); bytes.Contains(cmdline, []byte(exe)) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", k))
+		if bytes.HasPrefix(cmdline, []byte(reaper.Arg0+"\x00")) {
+			continue // the reaper that started the server names it in its own arguments
+		}
+		if bytes.Contains(cmdline, []byte(exe)) {
 			server = k
 		}
 	}

@@ -144,13 +144,11 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 		}
 		return c.fail(activity.OutcomeRefused, "", msg)
 	}
-	rs, quick, err := e.compiledSchema()
+	rs, err := e.compiledSchema()
 	if err != nil {
 		return c.fail(activity.OutcomeError, fault.UserMCPProxyInvalidSchema, fmt.Sprintf("tool %s cannot be called: its input schema cannot be used: %v", c.name, err))
 	}
-	if quick != nil && quick.accepts(args) {
-		// valid for certain; the validator is not needed
-	} else if msg := validateArgs(rs, args); msg != "" {
+	if msg := validateArgs(rs, args); msg != "" {
 		return c.fail(activity.OutcomeError, fault.UserToolInvalidArgs, fmt.Sprintf("invalid arguments for %s: %s", c.name, msg))
 	}
 	if err := ctx.Err(); err != nil {

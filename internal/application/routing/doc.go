@@ -1,6 +1,6 @@
 // Package routing holds the Router: the one place every tool call of an agent step passes through.
 //
-// # The one-router rule (DESIGN §2)
+// # The one-router rule (docs/design.md#tool-call-paths)
 //
 // A tool call reaches awf by three paths:
 //
@@ -32,8 +32,9 @@
 // The application layer may import only the domain, the OTel API and zap. Argument validation is
 // the exception, on purpose: github.com/google/jsonschema-go is a pure, standard-library-only
 // implementation of a specification (in the same way encoding/json is), it does no I/O (remote
-// $refs are refused), and validation before dispatch is a rule of the router itself (DESIGN §10:
-// wrong-typed arguments were silently ignored). Hiding it behind a port would let a caller build
-// a router that skips validation, which is exactly the bug the rule prevents. .go-arch-lint.yml
-// lists it (vendor "jsonschema") among the few libraries the application layer may use.
+// $refs are refused), and validation before dispatch is a rule of the router itself
+// (docs/design.md#pitfalls: wrong-typed arguments were silently ignored). Hiding it behind a port
+// would let a caller build a router that skips validation, which is exactly the bug the rule
+// prevents. .go-arch-lint.yml lists it (vendor "jsonschema") among the few libraries the
+// application layer may use.
 package routing

@@ -10,9 +10,10 @@ import (
 )
 
 // Exposure is what one agent step sees of a Router: which tools tools/list shows and what
-// tools/call does, under the step's intent settings (DESIGN §5). Every path that serves an agent
-// (mcp-serve, the in-process OpenAI provider) lists and calls through an Exposure, and `awf call
-// tool-<variant>` calls through Exposure.Call, so the intent rule is the same on all of them.
+// tools/call does, under the step's intent settings (docs/design.md#the-intent-rule). Every path
+// that serves an agent (mcp-serve, the in-process OpenAI provider) lists and calls through an
+// Exposure, and `awf call tool-<variant>` calls through Exposure.Call, so the intent rule is the
+// same on all of them.
 //
 //   - Direct mode (Split false): tools keep their names; a tool whose CallWith the step does not
 //     allow is absent from the list and refused at call time.

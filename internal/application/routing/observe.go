@@ -195,8 +195,10 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		Content:     c.content,
 		Turn:        activity.TurnOf(ctx),
 	}
-	actx := newRecordContext(ctx, time.Now().Add(activityTimeout))
-	defer actx.release()
+	// The call's values but not its cancellation (a cancelled call is still recorded), and a
+	// bound on waiting for the file's lock.
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), activityTimeout)
+	defer cancel()
 	if err := r.opts.Activity.Append(actx, rec); err != nil {
 		r.opts.Logger.Warn("activity record not written; the call itself went ahead",
 			zap.String("tool", c.name), zap.String("record_id", rec.ID), zap.Error(err))

@@ -37,9 +37,9 @@ type Decision struct {
 	Message string
 }
 
-// Policy decides whether a call may go ahead. It is the hook for the intent rule (DESIGN §5):
-// the router asks it once per call, after the arguments are parsed and before they are
-// validated and dispatched, and records what it says. Implementations must be safe for
+// Policy decides whether a call may go ahead. It is the hook for the intent rule
+// (docs/design.md#the-intent-rule): the router asks it once per call, after the arguments are
+// parsed and before they are validated and dispatched, and records what it says. Implementations must be safe for
 // concurrent use and must not block.
 type Policy interface {
 	Decide(def tool.Definition, call CallInfo) Decision

@@ -103,7 +103,7 @@ func (r *Router) register(ctx context.Context) (*catalog, error) {
 					schemaErrs = append(schemaErrs, fmt.Sprintf("tool %q from %s has an input schema awf cannot use: %v", def.Name, def.Source, err))
 					continue
 				}
-				def.InputSchema, e.schema, e.quick = raw, resolved, newQuickSchema(resolved.Schema())
+				def.InputSchema, e.schema = raw, resolved
 			}
 			e.def = def
 			cat.order = append(cat.order, def.Name)

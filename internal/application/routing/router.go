@@ -49,9 +49,8 @@ type entry struct {
 	def      tool.Definition
 	provider ports.ToolProvider
 	schema   *jsonschema.Resolved
-	quick    *quickSchema // schema's quick form, nil when it has none
-	lazy     *lazySchema  // set instead of schema when compilation waits for the first call
-	spanName string       // "tool.call <name>", made once
+	lazy     *lazySchema // set instead of schema when compilation waits for the first call
+	spanName string      // "tool.call <name>", made once
 }
 
 // catalog is one consistent view of the registered tools. A call reads the catalog once, so it

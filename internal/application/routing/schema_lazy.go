@@ -30,23 +30,19 @@ func schemasVerified(p ports.ToolProvider) bool {
 type lazySchema struct {
 	once     sync.Once
 	resolved *jsonschema.Resolved
-	quick    *quickSchema
 	err      error
 }
 
-// compiledSchema returns the entry's compiled schema and its quick form (nil when it has
-// none), compiling them on first use when registration deferred it.
-func (e *entry) compiledSchema() (*jsonschema.Resolved, *quickSchema, error) {
+// compiledSchema returns the entry's compiled schema, compiling it on first use when
+// registration deferred it.
+func (e *entry) compiledSchema() (*jsonschema.Resolved, error) {
 	if e.schema != nil || e.lazy == nil {
-		return e.schema, e.quick, nil
+		return e.schema, nil
 	}
 	e.lazy.once.Do(func() {
 		_, e.lazy.resolved, e.lazy.err = compileSchema(e.def.InputSchema)
-		if e.lazy.err == nil {
-			e.lazy.quick = newQuickSchema(e.lazy.resolved.Schema())
-		}
 	})
-	return e.lazy.resolved, e.lazy.quick, e.lazy.err
+	return e.lazy.resolved, e.lazy.err
 }
 
 // CompileSchemas compiles every schema registration deferred and reports those that cannot be
@@ -57,7 +53,7 @@ func (r *Router) CompileSchemas() error {
 	var errs []error
 	for _, name := range cat.order {
 		e := cat.entries[name]
-		if _, _, err := e.compiledSchema(); err != nil {
+		if _, err := e.compiledSchema(); err != nil {
 			errs = append(errs, fmt.Errorf("tool %q from %s has an input schema awf cannot use: %w", name, e.def.Source, err))
 		}
 	}

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // closest returns the candidate nearest to name, or "" when none is near enough to be a likely
 // typo. It is the same did-you-mean the workflow loader uses, so hints read alike everywhere.
 func closest(name string, candidates []string) string {
-	return workflow.Suggest(name, candidates)
+	return suggest.Closest(name, candidates)
 }
 
 // maxListed caps how many names an error message lists, so a router with many plugin tools does

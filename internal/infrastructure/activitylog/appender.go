@@ -30,20 +30,9 @@ func (a *Appender) Append(ctx context.Context, r activity.Record) error {
 	if a.Store.Path == "" {
 		return a.Store.Append(ctx, r) // reports the wiring bug
 	}
-	buf := linePool.Get().(*[]byte)
-	defer func() {
-		if cap(*buf) <= maxPooledLine {
-			linePool.Put(buf)
-		}
-	}()
-	line, ok := appendLine((*buf)[:0], r.Redacted(a.Store.Redactor))
-	if ok {
-		*buf = line
-	} else {
-		var err error
-		if line, err = marshalLine(r.Redacted(a.Store.Redactor)); err != nil {
-			return fault.Wrap(err, fault.SystemActivityWriteFailed, "cannot encode activity record %s", r.ID)
-		}
+	line, err := Encode(r.Redacted(a.Store.Redactor))
+	if err != nil {
+		return fault.Wrap(err, fault.SystemActivityWriteFailed, "cannot encode activity record %s", r.ID)
 	}
 	if err := ctx.Err(); err != nil {
 		return err
@@ -76,12 +65,6 @@ func (a *Appender) Append(ctx context.Context, r activity.Record) error {
 	}
 	return nil
 }
-
-// linePool holds the buffers records are encoded into before their one write.
-var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
-
-// maxPooledLine is the largest buffer kept for reuse; a rare huge record is not held on to.
-const maxPooledLine = 64 << 10
 
 // Close closes the file; later records are still written, each opening the file itself.
 func (a *Appender) Close() error {

@@ -119,10 +119,11 @@ func (l Line) Record() activity.Record {
 
 // Encode returns r as one line of the activity file, newline included: the JSON of LineOf(r).
 func Encode(r activity.Record) ([]byte, error) {
-	if b, ok := appendLine(make([]byte, 0, 512), r); ok {
-		return b, nil
+	b, err := json.Marshal(LineOf(r))
+	if err != nil {
+		return nil, err
 	}
-	return marshalLine(r)
+	return append(b, '\n'), nil
 }
 
 // Decode parses one line of the activity file (without its newline).

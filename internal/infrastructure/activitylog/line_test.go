@@ -137,3 +137,17 @@ func TestTurnRoundTrip(t *testing.T) {
 		t.Fatalf("a record outside a conversation writes a turn: %s", b)
 	}
 }
+
+// BenchmarkEncode is one typical record: the Read of a step.
+func BenchmarkEncode(b *testing.B) {
+	r := activity.Record{ID: strings.Repeat("a1", 16), Time: time.Now().UTC(), RunID: "20261126-231800-abcdef", Step: "agent", Tool: "Read",
+		Source: tool.BuiltinSource, Arguments: map[string]any{"file_path": "/tmp/awf-bench/root/file4k.txt"}, DurationMS: 0.532,
+		Outcome: activity.OutcomeSuccess, Intent: tool.Intent{Variant: tool.VariantRead, OperationType: "read", Decision: "allow"},
+		ToolVariant: tool.VariantRead}
+	b.Run("marshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _ = Encode(r)
+		}
+	})
+}

@@ -10,6 +10,10 @@
 // stops every plugin; plugins run in their own process group with a parent-death signal, so
 // none outlives awf even if awf itself is killed.
 //
+// A `type: mcp` plugin is a user's MCP server: the host prepares its process (or endpoint) and
+// hands it to package tools/mcpbridge, which speaks MCP. The pins of .awf/plugins.lock are
+// package pluginlock's; the host lists the tools they pin.
+//
 // Host implements ports.PluginRegistry (validation) and ports.OperationProvider (the plugin
 // tool adapter).
 package plugins

@@ -8,7 +8,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
-// baseEnvNames are the variables of awf's environment a plugin inherits (issue 12): what a
+// baseEnvNames are the variables of awf's environment a plugin inherits (docs/decisions/0012-kernel-sandbox.md): what a
 // program needs to find tools and format text, never awf's credentials or the model keys.
 // Anything else a plugin needs is declared under its `env:` in plugins.yaml.
 var baseEnvNames = []string{"PATH", "HOME", "LANG", "TERM", "TZ", "TMPDIR", "USER"}
@@ -18,12 +18,10 @@ var baseEnvNames = []string{"PATH", "HOME", "LANG", "TERM", "TZ", "TMPDIR", "USE
 // that is not set is USER.PLUGINS.ENV_UNSET: a plugin silently given an empty token fails later
 // and less clearly.
 func pluginEnv(spec Spec, file string, environ []string) ([]string, error) {
-	vars := make(map[string]string, len(environ))
+	vars := envMap(environ)
 	out := make([]string, 0, len(baseEnvNames)+len(spec.Env))
 	for _, kv := range environ {
-		name, val, _ := strings.Cut(kv, "=")
-		vars[name] = val
-		if strings.HasPrefix(name, "LC_") {
+		if strings.HasPrefix(kv, "LC_") {
 			out = append(out, kv)
 		}
 	}
@@ -32,7 +30,34 @@ func pluginEnv(spec Spec, file string, environ []string) ([]string, error) {
 			out = append(out, name+"="+v)
 		}
 	}
-	for _, kv := range spec.Env {
+	env, err := expandWith(spec, "env", "env:", spec.Env, vars, file)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, env...), nil
+}
+
+// expandPairs expands ${VAR} in the values of Name=Value pairs from environ; an unset variable
+// is USER.PLUGINS.ENV_UNSET, naming the entry.
+func expandPairs(spec Spec, what string, pairs, environ []string, file string) ([]string, error) {
+	return expandWith(spec, what, what+"s", pairs, envMap(environ), file)
+}
+
+func envMap(environ []string) map[string]string {
+	vars := make(map[string]string, len(environ))
+	for _, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		vars[k] = v
+	}
+	return vars
+}
+
+// expandWith expands ${VAR} and $VAR in the values of pairs from vars; key names the plugin's
+// key holding them in the hint. A plugin silently given an empty token fails later and less
+// clearly, so an unset variable is an error.
+func expandWith(spec Spec, what, key string, pairs []string, vars map[string]string, file string) ([]string, error) {
+	out := make([]string, 0, len(pairs))
+	for _, kv := range pairs {
 		name, val, _ := strings.Cut(kv, "=")
 		var missing []string
 		val = os.Expand(val, func(ref string) string {
@@ -43,8 +68,8 @@ func pluginEnv(spec Spec, file string, environ []string) ([]string, error) {
 			return v
 		})
 		if len(missing) > 0 {
-			return nil, fault.New(fault.UserPluginsEnvUnset, "plugin %q: env %s references $%s, which is not set in awf's environment", spec.Name, name, missing[0]).
-				WithHint("export %s before running awf, or remove it from the plugin's env: in %s", missing[0], file)
+			return nil, fault.New(fault.UserPluginsEnvUnset, "plugin %q: %s %s references $%s, which is not set in awf's environment", spec.Name, what, name, missing[0]).
+				WithHint("export %s before running awf, or remove it from the plugin's %s in %s", missing[0], key, file)
 		}
 		out = append(out, name+"="+val)
 	}

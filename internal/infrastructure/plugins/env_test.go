@@ -71,3 +71,13 @@ func TestPluginProcessEnvironHasNoModelKey(t *testing.T) {
 		t.Fatalf("plugin environ: %q", strings.ReplaceAll(s, "\x00", " "))
 	}
 }
+
+func TestExpandPairs(t *testing.T) {
+	out, err := expandPairs(Spec{Name: "p"}, "header", []string{"A=Bearer ${T}", "B=x"}, []string{"T=tok"}, "f")
+	if err != nil || strings.Join(out, "|") != "A=Bearer tok|B=x" {
+		t.Errorf("%v %v", out, err)
+	}
+	if _, err := expandPairs(Spec{Name: "p"}, "header", []string{"A=${NOPE}"}, nil, "f"); err == nil || !strings.Contains(err.Error(), "NOPE") {
+		t.Errorf("err = %v", err)
+	}
+}

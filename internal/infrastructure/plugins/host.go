@@ -12,8 +12,10 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/tool"
-	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/infrastructure/accel"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/mcpbridge"
 )
 
 // Defaults of Options.
@@ -43,8 +45,11 @@ type Options struct {
 	MaxCrashes int
 	// NoNetwork starts every plugin process (gRPC plugins and stdio MCP servers) in fresh user
 	// and network namespaces, with no interface but a loopback that is down: a step's
-	// mcp_proxy.sandbox.network: false (issue 12). An MCP server reached by url: is refused.
+	// mcp_proxy.sandbox.network: false (docs/decisions/0012-kernel-sandbox.md). An MCP server reached by url: is refused.
 	NoNetwork bool
+	// SDKOnly calls bridged stdio MCP servers through the go-sdk's client alone, without the
+	// rawcall accelerator; New also sets it when AWF_ACCEL_OFF names bridge-raw (package accel).
+	SDKOnly bool
 }
 
 // Host runs the plugins of one plugins.yaml. It is safe for concurrent use.
@@ -58,7 +63,7 @@ type Host struct {
 
 	mu        sync.Mutex
 	instances map[string]*instance
-	mcps      map[string]*mcpInstance
+	mcps      map[string]*mcpbridge.Server
 	closed    bool
 	closeOnce sync.Once
 }
@@ -93,6 +98,7 @@ func New(opts Options) *Host {
 	if opts.MaxCrashes <= 0 {
 		opts.MaxCrashes = DefaultMaxCrashes
 	}
+	opts.SDKOnly = opts.SDKOnly || !accel.On(accel.BridgeRaw)
 	return &Host{opts: opts, done: make(chan struct{}), instances: map[string]*instance{}}
 }
 
@@ -121,8 +127,8 @@ func (h *Host) Operations(ctx context.Context, name string) ([]ports.PluginOpera
 		if err != nil {
 			return nil, err
 		}
-		ops, _, err := mi.operations(ctx)
-		return ops, err
+		ops, _, err := mi.Operations(ctx)
+		return ops, h.fromBridge(name, err)
 	}
 	inst, err := h.instance(name)
 	if err != nil {
@@ -141,7 +147,8 @@ func (h *Host) Execute(ctx context.Context, name, operation string, args json.Ra
 		if err != nil {
 			return tool.Result{}, err
 		}
-		return mi.execute(ctx, operation, args)
+		res, err := mi.Execute(ctx, operation, args)
+		return res, h.fromBridge(name, err)
 	}
 	inst, err := h.instance(name)
 	if err != nil {
@@ -237,7 +244,7 @@ func (h *Host) unknown(m *Manifest, name string) error {
 	case len(m.Specs) == 0:
 		return e.WithHint("%s declares no plugins; add `%s: {command: …}` under `plugins:`", m.File, name)
 	}
-	return e.WithHint("%s", workflow.DidYouMean(name, m.Names()))
+	return e.WithHint("%s", suggest.DidYouMean(name, m.Names()))
 }
 
 func closedError(name string) error {

@@ -113,14 +113,14 @@ func LoadManifest(path string) (*Manifest, error) {
 
 // ParseManifest parses plugins.yaml content; file labels positions.
 func ParseManifest(file string, data []byte) (*Manifest, error) {
-	p := &parser{file: file}
+	p := newParser(file)
 	m := &Manifest{File: file, Exists: true}
 	if root := p.document(data); root != nil {
 		m.Specs = p.top(root)
 	}
-	if len(p.ds) > 0 {
-		p.ds.Sort()
-		me := &ManifestError{File: file, Diags: p.ds}
+	if len(p.Diags) > 0 {
+		p.Diags.Sort()
+		me := &ManifestError{File: file, Diags: p.Diags}
 		return nil, fault.Wrap(me, fault.UserPluginsInvalid, "%s", me.Error())
 	}
 	return m, nil

@@ -11,7 +11,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
-// Plugin types: an awf gRPC plugin (the default) or an MCP server bridged as a plugin (issue 13).
+// Plugin types: an awf gRPC plugin (the default) or an MCP server bridged as a plugin (docs/decisions/0013-bridged-mcp-servers.md).
 const (
 	TypeGRPC = "grpc"
 	TypeMCP  = "mcp"

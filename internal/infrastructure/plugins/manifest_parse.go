@@ -4,109 +4,57 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/domain/suggest"
+	"github.com/awf-dev/awf/internal/infrastructure/strictyaml"
 )
 
-// parser walks one plugins.yaml and collects diagnostics without stopping at the first.
+// parser walks one plugins.yaml and collects diagnostics without stopping at the first. Its
+// mappings, aliases, merge keys and duplicate keys are read by strictyaml, as a workflow's are.
 type parser struct {
-	file       string
-	ds         fault.Diagnostics
-	expansions int
+	strictyaml.Reader
 }
 
-// maxExpansions bounds alias resolutions and config nodes, so a small file cannot expand
-// without bound; maxDepth bounds config nesting.
-const (
-	maxExpansions = 100_000
-	maxDepth      = 64
-)
-
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-
-func (p *parser) pos(n *yaml.Node) fault.Position {
-	return fault.Position{File: p.file, Line: n.Line, Column: n.Column}
+func newParser(file string) *parser {
+	return &parser{Reader: strictyaml.Reader{File: file, Code: fault.UserPluginsInvalidValue}}
 }
+
+func (p *parser) pos(n *yaml.Node) fault.Position { return p.Pos(n) }
 
 func (p *parser) errorf(n *yaml.Node, code, hint, format string, args ...any) {
-	p.ds.Errorf(p.pos(n), code, hint, format, args...)
+	p.Diags.Errorf(p.Pos(n), code, hint, format, args...)
 }
 
 func (p *parser) document(data []byte) *yaml.Node {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil // an empty file declares no plugins
+		if !errors.Is(err, io.EOF) { // an empty file declares no plugins
+			p.Syntax(err, data)
 		}
-		msg, pos := err.Error(), fault.Position{File: p.file, Line: 1, Column: 1}
-		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-			pos.Line, _ = strconv.Atoi(m[1])
-			msg = m[2]
-		}
-		p.ds.Errorf(pos, fault.UserYAMLSyntax, "check the indentation (spaces, not tabs) and quoting around this line",
-			"invalid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
 		return nil
 	}
 	if len(doc.Content) == 0 {
 		return nil
 	}
-	p.duplicates(doc.Content[0])
+	p.Duplicates(doc.Content[0])
 	return doc.Content[0]
 }
 
-// resolve follows aliases, charging each against the expansion budget.
-func (p *parser) resolve(n *yaml.Node) *yaml.Node {
-	for hops := 0; n != nil && n.Kind == yaml.AliasNode; hops++ {
-		p.expansions++
-		if hops > 64 || p.expansions > maxExpansions {
-			p.errorf(n, fault.UserPluginsInvalidValue, "remove the aliases (*name)", "aliases in %s expand too far", p.file)
-			return nil
-		}
-		n = n.Alias
-	}
-	return n
-}
-
-func isNull(n *yaml.Node) bool { return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
-
-// pairs returns a mapping's key and value nodes; a null node is empty, anything else is
-// reported. Merge keys are refused: plugins.yaml is small enough to write out.
+// pairs returns a mapping's key and value nodes, `<<:` merges expanded; a null node is empty,
+// anything else is reported.
 func (p *parser) pairs(n *yaml.Node, what, example string) [][2]*yaml.Node {
-	r := p.resolve(n)
-	if isNull(r) {
-		return nil
-	}
-	if r.Kind != yaml.MappingNode {
-		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a mapping, e.g. "+example, "%s must be a mapping, got %s", what, kind(r))
-		return nil
-	}
-	var out [][2]*yaml.Node
-	seen := map[string]bool{}
-	for i := 0; i+1 < len(r.Content); i += 2 {
-		k, v := p.resolve(r.Content[i]), r.Content[i+1]
-		if k == nil {
-			continue
-		}
-		if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
-			p.errorf(r.Content[i], fault.UserPluginsInvalidValue, "write each key out; merge keys (<<) and complex keys are not supported here",
-				"keys of %s must be plain words", what)
-			continue
-		}
-		if seen[k.Value] {
-			continue // reported by duplicates
-		}
-		seen[k.Value] = true
-		out = append(out, [2]*yaml.Node{k, v})
+	entries, _ := p.Mapping(n, what, example)
+	out := make([][2]*yaml.Node, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, [2]*yaml.Node{e.K, e.V})
 	}
 	return out
 }
@@ -140,9 +88,9 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 			"plugin name %q is not allowed", s.Name)
 		ok = false
 	}
-	if r := p.resolve(v); r != nil && r.Kind != yaml.MappingNode {
+	if r := p.Resolve(v); r != nil && r.Kind != yaml.MappingNode {
 		p.errorf(v, fault.UserPluginsInvalidValue, "write `"+s.Name+": {command: bin/plugins/"+s.Name+"}`",
-			"plugin %q must be a mapping with at least `command`, got %s", s.Name, kind(r))
+			"plugin %q must be a mapping with at least `command`, got %s", s.Name, strictyaml.KindName(r))
 		return s, false
 	}
 	hasCommand := false
@@ -190,7 +138,7 @@ func (p *parser) plugin(k, v *yaml.Node) (Spec, bool) {
 }
 
 func (p *parser) unknownKey(k *yaml.Node, where string, valid []string) {
-	hint := workflow.DidYouMean(k.Value, valid)
+	hint := suggest.DidYouMean(k.Value, valid)
 	if !strings.HasPrefix(hint, "did you mean") {
 		hint = "valid keys " + where + ": " + strings.Join(valid, ", ")
 	}
@@ -198,49 +146,49 @@ func (p *parser) unknownKey(k *yaml.Node, where string, valid []string) {
 }
 
 func (p *parser) seq(n *yaml.Node, what, example string) []*yaml.Node {
-	r := p.resolve(n)
-	if isNull(r) {
+	r := p.Resolve(n)
+	if strictyaml.IsNull(r) {
 		return nil
 	}
 	if r.Kind != yaml.SequenceNode {
-		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a list, e.g. "+example, "%s must be a list, got %s", what, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a list, e.g. "+example, "%s must be a list, got %s", what, strictyaml.KindName(r))
 		return nil
 	}
 	return r.Content
 }
 
 func (p *parser) str(n *yaml.Node, what string) string {
-	r := p.resolve(n)
-	if isNull(r) {
+	r := p.Resolve(n)
+	if strictyaml.IsNull(r) {
 		return ""
 	}
 	if r.Kind != yaml.ScalarNode {
-		p.errorf(n, fault.UserPluginsInvalidValue, "write a single value, quoted if needed", "%s must be text, got %s", what, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write a single value, quoted if needed", "%s must be text, got %s", what, strictyaml.KindName(r))
 		return ""
 	}
 	return r.Value
 }
 
 func (p *parser) boolean(n *yaml.Node, what string) bool {
-	r := p.resolve(n)
+	r := p.Resolve(n)
 	if r != nil && r.Kind == yaml.ScalarNode && r.Tag == "!!bool" {
 		var b bool
 		if r.Decode(&b) == nil {
 			return b
 		}
 	}
-	p.errorf(n, fault.UserPluginsInvalidValue, "write true or false, without quotes", "%s must be true or false, got %s", what, kind(r))
+	p.errorf(n, fault.UserPluginsInvalidValue, "write true or false, without quotes", "%s must be true or false, got %s", what, strictyaml.KindName(r))
 	return false
 }
 
 // config turns the `config:` block into a JSON object.
 func (p *parser) config(n *yaml.Node, name string) json.RawMessage {
-	r := p.resolve(n)
-	if isNull(r) {
+	r := p.Resolve(n)
+	if strictyaml.IsNull(r) {
 		return json.RawMessage("{}")
 	}
 	if r.Kind != yaml.MappingNode {
-		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a mapping, e.g. `config: {dir: .awf/notes}`", "config of plugin %q must be a mapping, got %s", name, kind(r))
+		p.errorf(n, fault.UserPluginsInvalidValue, "write it as a mapping, e.g. `config: {dir: .awf/notes}`", "config of plugin %q must be a mapping, got %s", name, strictyaml.KindName(r))
 		return json.RawMessage("{}")
 	}
 	v, ok := p.value(n, 0)
@@ -257,12 +205,12 @@ func (p *parser) config(n *yaml.Node, name string) json.RawMessage {
 
 // value converts a config node into JSON-ready Go values.
 func (p *parser) value(n *yaml.Node, depth int) (any, bool) {
-	r := p.resolve(n)
-	p.expansions++
-	if r == nil || p.expansions > maxExpansions || depth > maxDepth {
-		if r != nil {
-			p.errorf(n, fault.UserPluginsInvalidValue, "flatten the config and remove aliases that expand to large values", "config nests too deeply or expands too far")
-		}
+	r := p.Resolve(n)
+	if r == nil || !p.Spend(n) {
+		return nil, false
+	}
+	if depth > strictyaml.MaxDepth {
+		p.errorf(n, fault.UserPluginsInvalidValue, "flatten the config", "config nests deeper than %d levels", strictyaml.MaxDepth)
 		return nil, false
 	}
 	switch r.Kind {
@@ -298,47 +246,4 @@ func (p *parser) value(n *yaml.Node, depth int) (any, bool) {
 		return out, true
 	}
 	return nil, false
-}
-
-// duplicates reports keys defined twice in one mapping anywhere in the file.
-func (p *parser) duplicates(n *yaml.Node) {
-	if n == nil {
-		return
-	}
-	if n.Kind == yaml.MappingNode {
-		first := map[string]*yaml.Node{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				continue
-			}
-			if prev, dup := first[k.Value]; dup {
-				p.errorf(k, fault.UserYAMLDuplicateKey, fmt.Sprintf("first defined at line %d; remove one of them", prev.Line),
-					"key %q is defined twice in the same mapping", k.Value)
-				continue
-			}
-			first[k.Value] = k
-		}
-	}
-	for _, c := range n.Content {
-		p.duplicates(c)
-	}
-}
-
-func kind(n *yaml.Node) string {
-	if n == nil {
-		return "nothing"
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing"
-		}
-		return fmt.Sprintf("%q", n.Value)
-	}
-	return "an unsupported YAML node"
 }

@@ -107,7 +107,9 @@ func TestParseManifestErrors(t *testing.T) {
 		{"syntax", "plugins:\n  echo: {command: x\n", []diag{{fault.UserYAMLSyntax, 1, 1, ""}}},
 		{"syntax with line", "plugins:\n  echo: x: y\n", []diag{{fault.UserYAMLSyntax, 2, 1, "indentation"}}},
 		{"tab", "plugins:\n\techo: {command: x}\n", []diag{{fault.UserYAMLSyntax, 2, 1, ""}}},
-		{"merge key", "base: &b {command: x}\nplugins:\n  echo:\n    <<: *b\n", []diag{{fault.UserPluginsUnknownKey, 1, 1, ""}, {fault.UserPluginsInvalidValue, 4, 5, "merge"}, {fault.UserPluginsMissingCommand, 3, 3, ""}}},
+		// A merge key is expanded, as in a workflow: echo has its command; only "base" is wrong.
+		{"merge key", "base: &b {command: x}\nplugins:\n  echo:\n    <<: *b\n", []diag{{fault.UserPluginsUnknownKey, 1, 1, ""}}},
+		{"merge of a list of text", "plugins:\n  echo:\n    <<: [x]\n", []diag{{fault.UserPluginsInvalidValue, 3, 10, ""}, {fault.UserPluginsMissingCommand, 2, 3, ""}}},
 		{"everything at once", "plugins:\n  a: {comand: x}\n  b: {command: y, disabled: 1}\n", []diag{
 			{fault.UserPluginsMissingCommand, 2, 3, ""}, {fault.UserPluginsUnknownKey, 2, 7, ""}, {fault.UserPluginsInvalidValue, 3, 29, ""}}},
 	}

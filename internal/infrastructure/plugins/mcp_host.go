@@ -1,14 +1,26 @@
 package plugins
 
 import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/process"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/mcpbridge"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/mcpbridge/rawcall"
 )
 
-// mcp returns the instance of a declared, enabled `type: mcp` plugin, creating it on first use;
+// mcp returns the bridge of a declared, enabled `type: mcp` plugin, creating it on first use;
 // ok is false for a gRPC plugin (or an unknown name, which the gRPC path reports).
-func (h *Host) mcp(name string) (*mcpInstance, bool, error) {
+func (h *Host) mcp(name string) (*mcpbridge.Server, bool, error) {
 	m, err := h.Manifest()
 	if err != nil {
 		return nil, false, err
@@ -27,14 +39,83 @@ func (h *Host) mcp(name string) (*mcpInstance, bool, error) {
 		return nil, true, closedError(name)
 	}
 	if h.mcps == nil {
-		h.mcps = map[string]*mcpInstance{}
+		h.mcps = map[string]*mcpbridge.Server{}
 	}
-	mi, ok := h.mcps[name]
+	s, ok := h.mcps[name]
 	if !ok {
-		mi = newMCPInstance(h, spec)
-		h.mcps[name] = mi
+		s = mcpbridge.New(h.bridgeConfig(spec))
+		h.mcps[name] = s
 	}
-	return mi, true, nil
+	return s, true, nil
+}
+
+// bridgeConfig is what the bridge of spec is told: names and timeouts from plugins.yaml, and
+// how the host starts the server.
+func (h *Host) bridgeConfig(spec Spec) mcpbridge.Config {
+	what := spec.Command
+	if spec.MCP.URL != "" {
+		what = spec.MCP.URL
+	}
+	log := h.opts.Logger.With(zap.String("plugin", spec.Name), zap.String("type", TypeMCP))
+	cfg := mcpbridge.Config{
+		Name: spec.Name, File: h.manifestFile(), What: what, Pos: spec.Pos,
+		StartupTimeout: spec.MCP.StartupTimeout, CallTimeout: spec.MCP.CallTimeout,
+		Annotations: spec.MCP.Annotations, MaxCrashes: h.opts.MaxCrashes, Logger: log,
+		Launch:    func() (mcpbridge.Launch, error) { return h.launchMCP(spec, log) },
+		KillGroup: killGroup,
+	}
+	if !h.opts.SDKOnly {
+		cfg.Accelerator = rawcall.New
+	}
+	return cfg
+}
+
+// launchMCP prepares one start of a bridged server: the endpoint and its headers, or the
+// command in its own process group (and network namespace under NoNetwork), with the scrubbed
+// environment, its stderr logged and its tail kept for a failed start.
+func (h *Host) launchMCP(spec Spec, log *zap.Logger) (mcpbridge.Launch, error) {
+	env, err := pluginEnv(spec, h.manifestFile(), os.Environ())
+	if err != nil {
+		return mcpbridge.Launch{}, err
+	}
+	if err := h.refuseRemote(spec); err != nil {
+		return mcpbridge.Launch{}, err
+	}
+	if u := spec.MCP.URL; u != "" {
+		headers, err := expandPairs(spec, "header", spec.MCP.Headers, os.Environ(), h.manifestFile())
+		return mcpbridge.Launch{URL: u, Headers: headers}, err
+	}
+	path, err := resolveCommand(h.opts.Root, h.manifestFile(), spec)
+	if err != nil {
+		return mcpbridge.Launch{}, err
+	}
+	cmd := exec.Command(path, spec.Args...)
+	cmd.Env = env
+	cmd.Dir = h.opts.Root
+	if c := spec.MCP.Cwd; c != "" {
+		cmd.Dir = c
+		if !filepath.IsAbs(c) {
+			cmd.Dir = filepath.Join(h.opts.Root, c)
+		}
+	}
+	tail := &tailBuffer{max: 2048}
+	cmd.Stderr = io.MultiWriter(tail, newLineLogger(log, "stderr"))
+	setProcAttr(cmd)
+	if err := h.isolateNetwork(cmd); err != nil {
+		return mcpbridge.Launch{}, err
+	}
+	// A launcher's grandchildren (npx, uvx, a script) end with the server; the grace stays under
+	// the bridge's wait after SIGTERM.
+	process.Contain(cmd, 500*time.Millisecond)
+	return mcpbridge.Launch{Cmd: cmd, Stderr: tail}, nil
+}
+
+// fromBridge turns the bridge's ErrClosed into the host's own fault for a stopped plugin.
+func (h *Host) fromBridge(name string, err error) error {
+	if errors.Is(err, mcpbridge.ErrClosed) {
+		return closedError(name)
+	}
+	return err
 }
 
 // SourceOf names where a plugin's tools come from in activity records: mcp:<name> for a
@@ -51,37 +132,35 @@ func (h *Host) SourceOf(name string) tool.Source {
 // closeMCP stops every MCP server; called by Close.
 func (h *Host) closeMCP() {
 	h.mu.Lock()
-	ms := make([]*mcpInstance, 0, len(h.mcps))
-	for _, mi := range h.mcps {
-		ms = append(ms, mi)
+	ms := make([]*mcpbridge.Server, 0, len(h.mcps))
+	for _, s := range h.mcps {
+		ms = append(ms, s)
 	}
 	h.mu.Unlock()
-	for _, mi := range ms {
-		mi.stop()
+	var wg sync.WaitGroup // each stop may wait out its server's grace: wait them out together
+	for _, s := range ms {
+		wg.Go(s.Stop)
 	}
+	wg.Wait()
 }
 
 // mcpStatus reports an MCP plugin without starting it.
 func (h *Host) mcpStatus(name string) Status {
 	h.mu.Lock()
-	mi := h.mcps[name]
+	s := h.mcps[name]
 	h.mu.Unlock()
-	if mi == nil {
+	if s == nil {
 		return Status{Name: name, State: StateNotStarted}
 	}
-	mi.mu.Lock()
-	defer mi.mu.Unlock()
-	s := Status{Name: name, State: StateNotStarted, Operations: append([]ports.PluginOperation(nil), mi.ops...), Description: "MCP server"}
+	snap := s.Snapshot()
+	st := Status{Name: name, State: StateNotStarted, Operations: snap.Operations, Description: "MCP server"}
 	switch {
-	case mi.closed:
-		s.State = StateStopped
-	case mi.sess != nil:
-		s.State = StateRunning
-		if mi.cmd != nil && mi.cmd.Process != nil {
-			s.PID = mi.cmd.Process.Pid
-		}
-	case mi.failures > 0:
-		s.State = StateFailed
+	case snap.Stopped:
+		st.State = StateStopped
+	case snap.Running:
+		st.State, st.PID = StateRunning, snap.PID
+	case snap.Failures > 0:
+		st.State = StateFailed
 	}
-	return s
+	return st
 }

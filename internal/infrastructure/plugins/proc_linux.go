@@ -6,6 +6,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/awf-dev/awf/internal/infrastructure/process"
 )
 
 // setProcAttr puts the plugin in its own process group (Ctrl+C on the terminal reaches awf,
@@ -16,10 +18,11 @@ func setProcAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-// killGroup SIGKILLs every process of the group led by pid.
+// killGroup SIGKILLs every process of the group led by pid, and all of a contained start's
+// processes when pid is its reaper (a bridged server, process.Contain).
 func killGroup(pid int) {
 	if pid > 0 {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		process.KillTree(pid)
 	}
 }
 

@@ -12,6 +12,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
 // procRunner starts a plugin process for go-plugin. It replaces go-plugin's default runner for
@@ -55,7 +57,9 @@ func (r *procRunner) Start(context.Context) error {
 	if r.killed {
 		return errors.New("plugin start aborted")
 	}
-	if err := r.cmd.Start(); err != nil {
+	// StartMapped: a plugin without network gets a user namespace whose id maps awf writes,
+	// which a non-dumpable mcp-serve may do only while it is dumpable again.
+	if err := sandbox.StartMapped(r.cmd); err != nil {
 		return err
 	}
 	r.pid = r.cmd.Process.Pid

@@ -15,9 +15,21 @@ import (
 	"github.com/hashicorp/go-plugin/runner"
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/infrastructure/pluginsock"
 	"github.com/awf-dev/awf/pkg/plugin"
 	"github.com/awf-dev/awf/proto/pluginv1"
 )
+
+// socketConfig puts go-plugin's socket directory under pluginsock.Dir, which every Bash sandbox
+// hides: a plugin's socket takes any of its operations, whatever a step exposes. nil (go-plugin's
+// default, the temp directory) when that directory cannot be made private.
+func socketConfig() *goplugin.UnixSocketConfig {
+	dir, err := pluginsock.Ensure()
+	if err != nil {
+		return nil
+	}
+	return &goplugin.UnixSocketConfig{TempDir: dir}
+}
 
 // start starts the process and runs Info, Init and ListOperations, all within StartTimeout.
 // Close (h.done) and ctx abort it at once, killing what was started.
@@ -52,6 +64,7 @@ func (i *instance) start(parent context.Context) (*conn, error) {
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		StartTimeout:     i.h.opts.StartTimeout,
 		SkipHostEnv:      true, // the runner sets the environment, so plugins.yaml env wins over awf's
+		UnixSocketConfig: socketConfig(),
 		Logger:           newHCLog(i.log, "", hclog.Debug),
 		Stderr:           tail,
 		SyncStdout:       newLineLogger(i.log, "stdout"),

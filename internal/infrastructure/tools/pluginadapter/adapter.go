@@ -19,24 +19,13 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
-	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // noArguments is the schema of an operation that declares none.
 var noArguments = json.RawMessage(`{"type":"object"}`)
-
-// ToolName is the tool name of a plugin operation: <plugin>_<operation>, with every character
-// the agent CLIs refuse in a tool name (anything but letters, digits, '_' and '-') mapped to '_'.
-func ToolName(plugin, operation string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '_'
-	}, plugin+"_"+operation)
-}
 
 // Provider serves the exposed operations of one plugin.
 type Provider struct {
@@ -57,7 +46,7 @@ func New(ops ports.OperationProvider, plugin string, expose []string) *Provider 
 	p := &Provider{ops: ops, plugin: plugin, expose: append([]string(nil), expose...), byTool: map[string]string{}}
 	for _, op := range expose {
 		if !isGlob(op) {
-			p.byTool[ToolName(plugin, op)] = op
+			p.byTool[tool.PluginToolName(plugin, op)] = op
 		}
 	}
 	return p
@@ -140,9 +129,9 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 			badSchemas = append(badSchemas, fmt.Sprintf("operation %q of plugin %q: %v", name, p.plugin, err))
 			continue
 		}
-		tn := ToolName(p.plugin, name)
-		if len(tn) > maxToolName {
-			errs = append(errs, fault.New(fault.UserMCPProxyToolNameTooLong, "tool name %q (plugin %q, operation %q) is %d characters, more than the %d agent CLIs accept", tn, p.plugin, name, len(tn), maxToolName).
+		tn := tool.PluginToolName(p.plugin, name)
+		if len(tn) > tool.MaxCLIToolName {
+			errs = append(errs, fault.New(fault.UserMCPProxyToolNameTooLong, "tool name %q (plugin %q, operation %q) is %d characters, more than the %d agent CLIs accept", tn, p.plugin, name, len(tn), tool.MaxCLIToolName).
 				WithHint("rename the plugin in .awf/plugins.yaml to something shorter"))
 			continue
 		}
@@ -265,5 +254,5 @@ func hintFor(name string, names []string) string {
 	if len(names) == 0 {
 		return "the plugin lists no operations"
 	}
-	return workflow.DidYouMean(name, names)
+	return suggest.DidYouMean(name, names)
 }

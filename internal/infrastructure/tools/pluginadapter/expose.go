@@ -8,9 +8,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
-// maxToolName is the longest tool name the agent CLIs accept.
-const maxToolName = 64
-
 // sourcer is implemented by hosts that serve more than one kind of plugin (gRPC and MCP).
 type sourcer interface {
 	SourceOf(plugin string) tool.Source

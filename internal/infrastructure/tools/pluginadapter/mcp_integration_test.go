@@ -20,6 +20,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins/pluginlock"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
 )
 
@@ -236,7 +237,7 @@ func TestMCPPinsCatchChangedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := plugins.Drift(locked, now); len(d) != 2 {
+	if d := pluginlock.Drift(locked, now); len(d) != 2 {
 		t.Errorf("drift = %v", d)
 	}
 }

@@ -1,20 +1,17 @@
-package plugins
+package rawcall
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/mcpbridge"
 )
 
 // The tools/call line awf writes: one line of valid JSON, the session's _meta learned from the
@@ -40,7 +37,7 @@ func TestRawCallRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var r rawCalls
+			var r calls
 			r.learn(&jsonrpc.Request{Method: "server/discover", Params: json.RawMessage(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"0"}}`)})
 			if r.learned.Load() {
 				t.Fatal("learned from a request that is not tools/list")
@@ -59,7 +56,7 @@ func TestRawCallRequest(t *testing.T) {
 			}
 		})
 	}
-	var r rawCalls
+	var r calls
 	if _, err := r.request(`"awf-1"`, "echo", json.RawMessage(`{"a":`), ""); err == nil {
 		t.Error("arguments that are not JSON were written")
 	}
@@ -69,7 +66,7 @@ func TestRawCallRequest(t *testing.T) {
 // request for input awf cannot give; a line for the SDK passes, a late reply is dropped, and a
 // connection that ends fails the calls still waiting and any later one.
 func TestRawCallsTake(t *testing.T) {
-	var r rawCalls
+	var r calls
 	r.learn(&jsonrpc.Request{Method: "tools/list"})
 	ok, okCh, _ := r.open()
 	bad, badCh, _ := r.open()
@@ -139,8 +136,8 @@ func TestRawResultMatchesSDKDecoding(t *testing.T) {
 		if err := json.Unmarshal(wire, &decoded); err != nil {
 			t.Fatal(err)
 		}
-		want := fromCallResult(&decoded)
-		var r rawCalls
+		want := mcpbridge.FromCallResult(&decoded)
+		var r calls
 		r.learn(&jsonrpc.Request{Method: "tools/list"})
 		id, ch, _ := r.open()
 		if !r.take([]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + string(wire) + `}`)) {
@@ -166,39 +163,4 @@ func sameJSON(a, b json.RawMessage) bool {
 	}
 	var x, y any
 	return json.Unmarshal(a, &x) == nil && json.Unmarshal(b, &y) == nil && reflect.DeepEqual(x, y)
-}
-
-// Against the fixture server: once the session is up, calls over stdio are the ones awf writes
-// itself; a JSON-RPC error (an unknown tool) fails the call naming the server's message and
-// keeps the server running, where it used to be killed and restarted.
-func TestRawCallsAgainstTheFixture(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	bin := plugintest.MCPFixture(t, t.TempDir())
-	root, file := plugintest.Project(t, "plugins:\n  fx:\n    type: mcp\n    command: "+bin+"\n")
-	h := New(Options{Root: root, File: file})
-	defer h.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	res, err := h.Execute(ctx, "fx", "echo", json.RawMessage(`{"text":"raw"}`))
-	if err != nil || res.JoinedText() != "echo: raw" {
-		t.Fatalf("echo = %+v %v", res, err)
-	}
-	m, _, _ := h.mcp("fx")
-	m.mu.Lock()
-	conn := m.conn
-	m.mu.Unlock()
-	if conn == nil || !conn.raw.learned.Load() || conn.raw.next.Load() != 1 {
-		t.Fatalf("the call did not go the raw way (conn %v)", conn)
-	}
-	before, _ := h.Status("fx")
-	_, err = h.Execute(ctx, "fx", "no-such-tool", json.RawMessage(`{}`))
-	if fault.CodeOf(err) != fault.ExecutionPluginCallFailed || !strings.Contains(err.Error(), "refused the call to no-such-tool") {
-		t.Fatalf("unknown tool: %v", err)
-	}
-	if res, err := h.Execute(ctx, "fx", "echo", json.RawMessage(`{"text":"again"}`)); err != nil || res.JoinedText() != "echo: again" {
-		t.Fatalf("echo after a refused call = %+v %v", res, err)
-	}
-	if after, _ := h.Status("fx"); after.PID != before.PID || after.PID == 0 {
-		t.Errorf("the server was restarted after a JSON-RPC error: pid %d, then %d", before.PID, after.PID)
-	}
 }

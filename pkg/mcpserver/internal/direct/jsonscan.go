@@ -1,4 +1,4 @@
-package mcpserver
+package direct
 
 // This file holds the small JSON helpers of the direct tools/call path (direct.go): walking the
 // members of an object already known to be valid JSON without decoding it (strings are written by

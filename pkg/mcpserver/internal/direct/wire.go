@@ -1,4 +1,4 @@
-package mcpserver
+package direct
 
 import (
 	"encoding/json"
@@ -7,28 +7,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
-// The two shortcuts below skip work the SDK repeats on every tool call; each produces exactly
-// what the SDK's own function would (the tests compare them byte for byte) and leaves anything
-// unusual to it. Together they are most of what separates this server's per-call cost from a
-// bare SDK server's, which pays the same repetition (issue 15).
+// The wire shortcuts of the direct path: each skips work the SDK repeats on every message and
+// produces exactly what the SDK's own function would (the tests compare them byte for byte,
+// fuzzed), leaving anything unusual to it.
 
-// maxFastLine is the longest input line built into a request from the fields classify already
+// maxFastLine is the longest input line built into a request from the fields the filter already
 // decoded, instead of being decoded a second time by jsonrpc.DecodeMessage. DecodeMessage refuses
 // nesting deeper than 1000 levels, which needs more than 1000 bytes, so a line this short is one
 // it accepts; tool calls are usually a few hundred bytes.
 const maxFastLine = 1000
 
-// requestFromFields builds the request or notification DecodeMessage would decode from data,
-// given its top-level fields (already checked by checkVersion and checkShape). It declines
+// RequestFromParts builds the request or notification DecodeMessage would decode from a line of
+// size bytes, given its raw id, method and params (already checked by the filter). It declines
 // (false) responses, long lines, null params and any id or method that is not plain ASCII
 // without escapes, which are then decoded by the SDK as before.
-func requestFromFields(fields map[string]json.RawMessage, data []byte) (jsonrpc.Message, bool) {
-	return requestFromParts(fields["id"], fields["method"], fields["params"], len(data))
-}
-
-// requestFromParts is requestFromFields given the raw id, method and params of a line of size
-// bytes.
-func requestFromParts(rawID, rawMethod, params json.RawMessage, size int) (jsonrpc.Message, bool) {
+func RequestFromParts(rawID, rawMethod, params json.RawMessage, size int) (jsonrpc.Message, bool) {
 	if size > maxFastLine {
 		return nil, false
 	}
@@ -60,13 +53,13 @@ func requestFromParts(rawID, rawMethod, params json.RawMessage, size int) (jsonr
 	return &jsonrpc.Request{ID: id, Method: method, Params: params}, true
 }
 
-// classifyFast is classify for the common line: one JSON object of at most maxFastLine bytes
-// whose keys are jsonrpc ("2.0"), method (a plain string), an optional id (a number, a plain
-// string or null) and optional params (an object or an array), each once and without escapes.
-// It builds the request without decoding the line into a map (two dozen allocations of a
-// tools/call), slicing params out of the line (which is not reused). false sends the line
-// through classify's checks, which also report every malformed line.
-func classifyFast(data []byte) (jsonrpc.Message, bool) {
+// ClassifyFast reads the common line: one JSON object of at most maxFastLine bytes whose keys
+// are jsonrpc ("2.0"), method (a plain string), an optional id (a number, a plain string or
+// null) and optional params (an object or an array), each once and without escapes. It builds
+// the request without decoding the line into a map (two dozen allocations of a tools/call),
+// slicing params out of the line (which is not reused). false sends the line through the
+// filter's checks, which also report every malformed line.
+func ClassifyFast(data []byte) (jsonrpc.Message, bool) {
 	if len(data) > maxFastLine || !json.Valid(data) {
 		return nil, false
 	}
@@ -92,11 +85,11 @@ func classifyFast(data []byte) (jsonrpc.Message, bool) {
 		return true
 	})
 	if !ok || string(version) != `"2.0"` || method == nil ||
-		params != nil && params[0] != '{' && params[0] != '[' || // null, or params classify refuses
-		id != nil && !validID(id) {
+		params != nil && params[0] != '{' && params[0] != '[' { // null, or params the filter refuses
 		return nil, false
 	}
-	return requestFromParts(id, method, params, len(data))
+	// An id that is not a string, a number or null fails RequestFromParts, which parses it.
+	return RequestFromParts(id, method, params, len(data))
 }
 
 // plainString decodes a JSON string of printable ASCII without escapes; false for anything else.
@@ -113,12 +106,12 @@ func plainString(raw json.RawMessage) (string, bool) {
 	return string(body), true
 }
 
-// encodeResult renders a successful response with an integer id as one line, as
+// EncodeResult renders a successful response with an integer id as one line, as
 // jsonrpc.EncodeMessage does, without re-scanning the result: the SDK made it with its own JSON
 // encoder, so it is already valid and compact, and EncodeMessage's copy through encoding/json
 // (which compacts every RawMessage it meets) only repeats that work. Errors, string ids and
 // empty results decline (false).
-func encodeResult(resp *jsonrpc.Response) ([]byte, bool) {
+func EncodeResult(resp *jsonrpc.Response) ([]byte, bool) {
 	id, ok := resp.ID.Raw().(int64)
 	if !ok || resp.Error != nil || len(resp.Result) == 0 {
 		return nil, false

@@ -1,4 +1,4 @@
-package mcpserver
+package direct
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 // arguments only, each once, name a plain string naming an added tool, _meta absent, null, one
 // the SDK accepted before in this session, or one that cannot select the new protocol nor ask
 // for progress.
-func (d *direct) parse(req *jsonrpc.Request) (directCall, bool) {
-	call := directCall{id: req.ID}
+func (p *Path) parse(req *jsonrpc.Request) (call, bool) {
+	c := call{id: req.ID}
 	var seen [3]bool
 	var nameRaw, meta []byte
 	ok := eachMember(req.Params, func(key, value []byte) bool {
@@ -26,7 +26,7 @@ func (d *direct) parse(req *jsonrpc.Request) (directCall, bool) {
 		case "name":
 			i, nameRaw = 1, value
 		case "arguments":
-			i, call.args = 2, value
+			i, c.args = 2, value
 		default:
 			return false
 		}
@@ -37,37 +37,29 @@ func (d *direct) parse(req *jsonrpc.Request) (directCall, bool) {
 		return true
 	})
 	if !ok || nameRaw == nil {
-		return call, false
+		return c, false
 	}
 	name, ok := plainJSONString(nameRaw)
-	if !ok {
-		return call, false
+	if !ok || !p.srv.host.Known(name) {
+		return c, false
 	}
-	d.srv.mu.Lock()
-	call.name = name
-	if reg, ok := d.srv.tools[name]; ok {
-		call.handler = reg.handler
-	}
-	d.srv.mu.Unlock()
-	if call.handler == nil {
-		return call, false
-	}
-	if len(call.args) == 0 || string(call.args) == "null" {
-		call.args = json.RawMessage(`{}`)
+	c.name = name
+	if len(c.args) == 0 || string(c.args) == "null" {
+		c.args = json.RawMessage(`{}`)
 	}
 	if meta == nil || string(meta) == "null" {
-		return call, true
+		return c, true
 	}
-	d.mu.Lock()
-	newFormat, good := d.goodMeta[string(meta)]
-	d.mu.Unlock()
+	p.mu.Lock()
+	newFormat, good := p.goodMeta[string(meta)]
+	p.mu.Unlock()
 	if good {
-		call.newFormat = newFormat
-		return call, true
+		c.newFormat = newFormat
+		return c, true
 	}
 	// Any other _meta must be a plain object that cannot change how the SDK treats the call.
-	return call, eachMember(meta, func(key, _ []byte) bool {
-		return string(key) != "progressToken" && !bytes.HasPrefix(key, []byte(directMetaKeyPrefix))
+	return c, eachMember(meta, func(key, _ []byte) bool {
+		return string(key) != "progressToken" && !bytes.HasPrefix(key, []byte(metaKeyPrefix))
 	})
 }
 
@@ -78,35 +70,38 @@ type forwardedCall struct {
 	meta string
 }
 
-// forward notes a request handed to the SDK, so the direct path leaves its id alone while the
+// Forward notes a request handed to the SDK, so the direct path leaves its id alone while the
 // SDK has it and learns its _meta once the SDK accepts it.
-func (d *direct) forward(req *jsonrpc.Request) {
-	if !req.IsCall() || d.srv.noDirect {
+func (p *Path) Forward(req *jsonrpc.Request) {
+	if p == nil || !req.IsCall() {
 		return
 	}
 	meta := learnableMeta(req.Params)
-	d.mu.Lock()
-	f := d.forwarded[req.ID]
-	d.forwarded[req.ID] = forwardedCall{n: f.n + 1, meta: meta}
-	d.mu.Unlock()
+	p.mu.Lock()
+	f := p.forwarded[req.ID]
+	p.forwarded[req.ID] = forwardedCall{n: f.n + 1, meta: meta}
+	p.mu.Unlock()
 }
 
-// answered is told of every response written to the client: an answer of the SDK frees its id
+// Answered is told of every response written to the client: an answer of the SDK frees its id
 // and, when it is a success, proves the _meta of its request valid.
-func (d *direct) answered(resp *jsonrpc.Response) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	f, ok := d.forwarded[resp.ID]
+func (p *Path) Answered(resp *jsonrpc.Response) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	f, ok := p.forwarded[resp.ID]
 	if !ok {
 		return
 	}
 	if f.n--; f.n > 0 {
-		d.forwarded[resp.ID] = f
+		p.forwarded[resp.ID] = f
 	} else {
-		delete(d.forwarded, resp.ID)
+		delete(p.forwarded, resp.ID)
 	}
-	if f.meta != "" && resp.Error == nil && len(d.goodMeta) < maxGoodMeta {
-		d.goodMeta[f.meta] = selectsNewProtocol([]byte(f.meta))
+	if f.meta != "" && resp.Error == nil && len(p.goodMeta) < maxGoodMeta {
+		p.goodMeta[f.meta] = selectsNewProtocol([]byte(f.meta))
 	}
 }
 
@@ -136,7 +131,7 @@ func learnableMeta(params json.RawMessage) string {
 			return false
 		}
 		keys[string(key)] = true
-		newKeys = newKeys || bytes.HasPrefix(key, []byte(directMetaKeyPrefix))
+		newKeys = newKeys || bytes.HasPrefix(key, []byte(metaKeyPrefix))
 		return true
 	}) || !newKeys {
 		return ""
@@ -145,37 +140,37 @@ func learnableMeta(params json.RawMessage) string {
 }
 
 // selectsNewProtocol reports whether a _meta the SDK accepted makes it treat the request as the
-// 2026-07-28 protocol: a protocolVersion of that version or later (validateRequestMeta).
+// ModernProtocol: a protocolVersion of that version or later (validateRequestMeta).
 func selectsNewProtocol(meta []byte) bool {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(meta, &fields) != nil {
 		return false
 	}
 	var v string
-	if json.Unmarshal(fields[directMetaKeyPrefix+"protocolVersion"], &v) != nil {
+	if json.Unmarshal(fields[metaKeyPrefix+"protocolVersion"], &v) != nil {
 		return false
 	}
-	return v >= protocolVersion20260728
+	return v >= ModernProtocol
 }
 
-// cancelled passes a notifications/cancelled on to the direct call it names, if any.
-func (d *direct) cancelled(req *jsonrpc.Request) {
-	if req.Method != "notifications/cancelled" {
+// Cancelled passes a notifications/cancelled on to the direct call it names, if any.
+func (p *Path) Cancelled(req *jsonrpc.Request) {
+	if p == nil || req.Method != "notifications/cancelled" {
 		return
 	}
-	var p struct {
+	var params struct {
 		RequestID any `json:"requestId"`
 	}
-	if json.Unmarshal(req.Params, &p) != nil {
+	if json.Unmarshal(req.Params, &params) != nil {
 		return
 	}
-	id, err := jsonrpc.MakeID(p.RequestID)
+	id, err := jsonrpc.MakeID(params.RequestID)
 	if err != nil {
 		return
 	}
-	d.mu.Lock()
-	cancel := d.calls[id]
-	d.mu.Unlock()
+	p.mu.Lock()
+	cancel := p.calls[id]
+	p.mu.Unlock()
 	if cancel != nil {
 		cancel(nil)
 	}

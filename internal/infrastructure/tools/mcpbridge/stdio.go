@@ -1,4 +1,4 @@
-package plugins
+package mcpbridge
 
 import (
 	"bufio"
@@ -15,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
+
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
 // maxStdioLine bounds one message from a bridged server: far above what a tool result may be
@@ -36,7 +38,9 @@ type stdioTransport struct {
 	progress *progressRoutes
 	// terminate is how long Close waits after closing stdin, and again after SIGTERM.
 	terminate time.Duration
-	// conn is the connection Connect made, for the calls awf sends itself (rawCalls).
+	// accel makes the connection's Accelerator; nil for none.
+	accel NewAccelerator
+	// conn is the connection Connect made.
 	conn *stdioConn
 }
 
@@ -50,10 +54,15 @@ func (t *stdioTransport) Connect(context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.cmd.Start(); err != nil {
+	// StartMapped: a server without network gets a user namespace whose id maps the parent
+	// writes, which a non-dumpable mcp-serve may do only while it is dumpable again.
+	if err := sandbox.StartMapped(t.cmd); err != nil {
 		return nil, err
 	}
 	c := &stdioConn{t: t, stdin: stdin, r: bufio.NewReaderSize(stdout, 64<<10), exited: make(chan struct{})}
+	if t.accel != nil {
+		c.accel = t.accel(c.writeLine)
+	}
 	go func() { c.waitErr = t.cmd.Wait(); close(c.exited) }()
 	t.conn = c
 	return c, nil
@@ -69,9 +78,9 @@ type stdioConn struct {
 	once    sync.Once
 	exited  chan struct{}
 	waitErr error
-	// raw holds the tools/call requests awf wrote itself; the reading goroutine hands their
-	// replies over before the SDK would see them.
-	raw rawCalls
+	// accel sends tools/call beside the SDK; the reading goroutine hands it the lines first.
+	// nil for none.
+	accel Accelerator
 }
 
 // Read returns the next message. Close unblocks it: the server's stdout reaches EOF when it exits.
@@ -79,11 +88,11 @@ func (c *stdioConn) Read(context.Context) (jsonrpc.Message, error) {
 	for {
 		line, err := c.readLine()
 		if err != nil {
-			c.raw.fail(fmt.Errorf("%w: %w", mcp.ErrConnectionClosed, err))
+			c.fail(fmt.Errorf("%w: %w", mcp.ErrConnectionClosed, err))
 			return nil, err
 		}
 		line = bytes.TrimSpace(line)
-		if len(line) == 0 || c.raw.take(line) {
+		if len(line) == 0 || (c.accel != nil && c.accel.Take(line)) {
 			continue
 		}
 		msg, derr := jsonrpc.DecodeMessage(line)
@@ -132,8 +141,8 @@ func truncateLine(b []byte) []byte {
 
 // Write sends one message as one line.
 func (c *stdioConn) Write(_ context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && !c.raw.learned.Load() {
-		c.raw.learn(req)
+	if req, ok := msg.(*jsonrpc.Request); ok && c.accel != nil {
+		c.accel.Observe(req)
 	}
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
@@ -154,7 +163,7 @@ func (c *stdioConn) writeLine(line []byte) error {
 // each after the terminate wait. The caller kills what is left of the process group.
 func (c *stdioConn) Close() error {
 	c.once.Do(func() {
-		c.raw.fail(mcp.ErrConnectionClosed)
+		c.fail(mcp.ErrConnectionClosed)
 		_ = c.stdin.Close()
 		if c.wait() {
 			return
@@ -177,6 +186,13 @@ func (c *stdioConn) wait() bool {
 		return true
 	case <-timer.C:
 		return false
+	}
+}
+
+// fail tells the accelerator the connection is gone.
+func (c *stdioConn) fail(err error) {
+	if c.accel != nil {
+		c.accel.Fail(err)
 	}
 }
 

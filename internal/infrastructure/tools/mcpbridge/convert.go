@@ -1,29 +1,21 @@
-package plugins
+package mcpbridge
 
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
-// effectiveAnnotations is a bridged tool's annotations: the user's override field by field,
-// else the server's, else the MCP defaults (not read-only, destructive), so an unannotated tool
-// is destructive and never silently "read". A tool made read-only by the override is not
-// destructive unless the override says so.
-func effectiveAnnotations(server *mcp.ToolAnnotations, override tool.Annotations) tool.Annotations {
-	a, _ := annotationsWithOrigin(server, override)
-	return a
-}
-
-// annotationsWithOrigin is effectiveAnnotations with where they came from: "override",
-// "server" or "default".
-func annotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotations) (tool.Annotations, string) {
+// AnnotationsWithOrigin is a bridged tool's annotations, and where they came from
+// ("override", "server" or "default"): the user's override field by field, else the server's,
+// else the MCP defaults (not read-only, destructive), so an unannotated tool is destructive and
+// never silently "read". A tool made read-only by the override is not destructive unless the
+// override says so.
+func AnnotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotations) (tool.Annotations, string) {
 	from := "default"
 	switch {
 	case !override.IsZero():
@@ -63,13 +55,14 @@ func annotationsWithOrigin(server *mcp.ToolAnnotations, override tool.Annotation
 	return a, from
 }
 
-// fromCallResult turns an MCP tool result into awf's without losing anything: a plain text
+// FromCallResult turns an MCP tool result into awf's without losing anything: a plain text
 // block stays text; every other block (image, audio, resource link, embedded resource, and
 // text carrying annotations or _meta) keeps its MCP JSON in Raw, with a payload-free summary
 // as its Text; structuredContent and _meta are kept as JSON. An MCP client of mcp-serve gets
 // them all back as the server sent them (pkg/mcpserver), except the protocol's own _meta keys
-// (ownMeta); the model API path reads ModelText.
-func fromCallResult(r *mcp.CallToolResult) tool.Result {
+// (IsHopMeta); the model API path reads ModelText. It is the reference an Accelerator's own
+// decoding is tested against.
+func FromCallResult(r *mcp.CallToolResult) tool.Result {
 	out := tool.Result{IsError: r.IsError, Content: make([]tool.Content, 0, len(r.Content))}
 	for _, c := range r.Content {
 		if t, ok := c.(*mcp.TextContent); ok && t.Meta == nil && t.Annotations == nil {
@@ -98,16 +91,20 @@ func fromCallResult(r *mcp.CallToolResult) tool.Result {
 	return out
 }
 
-// reservedMeta prefixes the _meta keys the protocol reserves for the hop itself (the answering
+// hopMeta prefixes the _meta keys the protocol reserves for the hop itself (the answering
 // server's serverInfo under the 2026-07-28 protocol): they describe the bridged server to awf,
 // not the result to the agent, whose peer is awf, so they stay behind.
-const reservedMeta = "io.modelcontextprotocol/"
+const hopMeta = "io.modelcontextprotocol/"
 
-// ownMeta is the result's _meta without the reserved keys; nil when nothing else is left.
+// IsHopMeta reports whether a result's _meta key is one the protocol reserves for the hop
+// (hopMeta): such keys stay behind when a result crosses awf.
+func IsHopMeta(key string) bool { return strings.HasPrefix(key, hopMeta) }
+
+// ownMeta is the result's _meta without the hop's keys; nil when nothing else is left.
 func ownMeta(m mcp.Meta) mcp.Meta {
 	var out mcp.Meta
 	for k, v := range m {
-		if strings.HasPrefix(k, reservedMeta) {
+		if IsHopMeta(k) {
 			continue
 		}
 		if out == nil {
@@ -125,32 +122,4 @@ func contentType(raw []byte) string {
 	}
 	_ = json.Unmarshal(raw, &w)
 	return w.Type
-}
-
-// expandPairs expands ${VAR} in the values of Name=Value pairs from environ; an unset variable
-// is USER.PLUGINS.ENV_UNSET, naming the entry.
-func expandPairs(spec Spec, what string, pairs, environ []string, file string) ([]string, error) {
-	vars := make(map[string]string, len(environ))
-	for _, kv := range environ {
-		k, v, _ := strings.Cut(kv, "=")
-		vars[k] = v
-	}
-	out := make([]string, 0, len(pairs))
-	for _, kv := range pairs {
-		name, val, _ := strings.Cut(kv, "=")
-		var missing []string
-		val = os.Expand(val, func(ref string) string {
-			v, ok := vars[ref]
-			if !ok {
-				missing = append(missing, ref)
-			}
-			return v
-		})
-		if len(missing) > 0 {
-			return nil, fault.New(fault.UserPluginsEnvUnset, "plugin %q: %s %s references $%s, which is not set in awf's environment", spec.Name, what, name, missing[0]).
-				WithHint("export %s before running awf, or remove it from the plugin's %ss in %s", missing[0], what, file)
-		}
-		out = append(out, name+"="+val)
-	}
-	return out, nil
 }

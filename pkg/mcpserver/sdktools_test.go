@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -28,22 +27,15 @@ func toolNames(t *testing.T, resp map[string]any) []string {
 	return out
 }
 
-// A tool added before the session is kept out of the SDK (whose AddTool costs two schema
-// decodes with 32 KiB buffers each), yet listed and called like one the SDK holds; one added
-// while the session runs goes to the SDK too, which announces it.
+// Tools added before the session are listed sorted and called; one added while the session
+// runs, after the client listed the tools, is announced with notifications/tools/list_changed.
 func TestToolsAddedBeforeAndDuringTheSession(t *testing.T) {
-	srv := New(Options{})
+	srv := newSrv(Options{})
 	for _, name := range []string{"zeta", "alpha", "mid"} {
 		if err := srv.AddTool(Tool{Name: name, InputSchema: json.RawMessage(`{"type":"object"}`)}, noop); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for name, reg := range srv.tools {
-		if reg.inSDK {
-			t.Errorf("%s was handed to the SDK before any session", name)
-		}
-	}
-	srv.noDirect = true // every call through the SDK's session, and so through the middleware
 	h := startHarness(t, srv, false)
 	h.initialize("2025-11-25")
 	h.send(`{"jsonrpc":"2.0","id":"raw-1","method":"tools/list"}`)
@@ -52,14 +44,11 @@ func TestToolsAddedBeforeAndDuringTheSession(t *testing.T) {
 	}
 	h.send(`{"jsonrpc":"2.0","id":"raw-2","method":"tools/call","params":{"name":"mid"}}`)
 	if text := fmt.Sprint(h.expect()["result"]); !strings.Contains(text, "ok") {
-		t.Fatalf("a registry tool's call: %s", text)
+		t.Fatalf("a tool's call: %s", text)
 	}
 
 	if err := srv.AddTool(Tool{Name: "late", InputSchema: json.RawMessage(`{"type":"object"}`)}, noop); err != nil {
 		t.Fatal(err)
-	}
-	if !srv.tools["late"].inSDK {
-		t.Fatal("a tool added during the session was not handed to the SDK, which announces it")
 	}
 	deadline := time.After(10 * time.Second)
 	for {
@@ -79,14 +68,13 @@ func TestToolsAddedBeforeAndDuringTheSession(t *testing.T) {
 	}
 	h.send(`{"jsonrpc":"2.0","id":"raw-4","method":"tools/call","params":{"name":"late"}}`)
 	if text := fmt.Sprint(h.expect()["result"]); !strings.Contains(text, "ok") {
-		t.Fatalf("the SDK-held tool's call: %s", text)
+		t.Fatalf("the late tool's call: %s", text)
 	}
 }
 
-// A tools/list with a cursor is the SDK's to answer (its cursors are its own): it gets every
-// tool first, so its answer is complete too.
-func TestToolsListWithCursorGoesToTheSDK(t *testing.T) {
-	srv := New(Options{})
+// A tools/list with a cursor the SDK did not make is refused with Invalid params.
+func TestToolsListWithABadCursor(t *testing.T) {
+	srv := newSrv(Options{})
 	if err := srv.AddTool(Tool{Name: "one", InputSchema: json.RawMessage(`{"type":"object"}`)}, noop); err != nil {
 		t.Fatal(err)
 	}
@@ -96,15 +84,12 @@ func TestToolsListWithCursorGoesToTheSDK(t *testing.T) {
 	if code := errorCode(t, h.expect()); code != -32602 {
 		t.Fatalf("a bad cursor gave code %d, want the SDK's -32602", code)
 	}
-	if !srv.tools["one"].inSDK {
-		t.Fatal("the SDK answered a cursor without holding the tools")
-	}
 }
 
 // A schema with x-mcp-header annotations is the SDK's to check (and to use over HTTP): one it
 // refuses is an AddTool error, as before.
 func TestHeaderAnnotatedSchemaIsCheckedByTheSDK(t *testing.T) {
-	srv := New(Options{})
+	srv := newSrv(Options{})
 	bad := Tool{Name: "hdr", InputSchema: json.RawMessage(`{"type":"object","properties":{"o":{"type":"object","x-mcp-header":"X-O"}}}`)}
 	if err := srv.AddTool(bad, noop); err == nil || !strings.Contains(err.Error(), "rejected by the MCP SDK") {
 		t.Fatalf("an object property with x-mcp-header was accepted: %v", err)
@@ -113,25 +98,7 @@ func TestHeaderAnnotatedSchemaIsCheckedByTheSDK(t *testing.T) {
 		t.Fatal("a refused tool stayed registered")
 	}
 	good := Tool{Name: "hdr", InputSchema: json.RawMessage(`{"type":"object","properties":{"s":{"type":"string","x-mcp-header":"X-S"}}}`)}
-	if err := srv.AddTool(good, noop); err != nil || !srv.tools["hdr"].inSDK {
+	if err := srv.AddTool(good, noop); err != nil || srv.tools["hdr"] == nil {
 		t.Fatalf("a valid header-annotated tool: %v", err)
-	}
-}
-
-// What the registry saves: adding awf's six built-in tools allocated about 470 KB in the SDK;
-// kept out of it, the same schemas cost a few KB.
-func TestAddingToolsAllocatesLittle(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"file_path":{"type":"string","description":"` + strings.Repeat("x", 300) + `"},"offset":{"type":"integer"},"limit":{"type":"integer"}},"required":["file_path"],"additionalProperties":false}`)
-	srv := New(Options{})
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	for i := range 6 {
-		if err := srv.AddTool(Tool{Name: fmt.Sprintf("t%d", i), InputSchema: schema}, noop); err != nil {
-			t.Fatal(err)
-		}
-	}
-	runtime.ReadMemStats(&after)
-	if n := after.TotalAlloc - before.TotalAlloc; n > 100<<10 {
-		t.Fatalf("adding six tools allocated %d bytes, over 100 KB: are they going through the SDK's AddTool again?", n)
 	}
 }

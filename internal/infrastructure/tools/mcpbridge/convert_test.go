@@ -1,8 +1,7 @@
-package plugins
+package mcpbridge
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,7 +29,7 @@ func TestEffectiveAnnotations(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := effectiveAnnotations(tt.server, tt.override)
+			a, _ := AnnotationsWithOrigin(tt.server, tt.override)
 			if got := tool.CallWith(a); got != tt.want || a.Title != tt.title || a.ReadOnlyHint == nil || a.DestructiveHint == nil {
 				t.Errorf("annotations %+v: variant %s, want %s (title %q)", a, got, tt.want, tt.title)
 			}
@@ -42,7 +41,7 @@ func TestEffectiveAnnotations(t *testing.T) {
 }
 
 func TestFromCallResult(t *testing.T) {
-	r := fromCallResult(&mcp.CallToolResult{IsError: true, Content: []mcp.Content{
+	r := FromCallResult(&mcp.CallToolResult{IsError: true, Content: []mcp.Content{
 		&mcp.TextContent{Text: "a"}, &mcp.ImageContent{MIMEType: "image/png", Data: []byte{1, 2, 3, 4}},
 	}})
 	if !r.IsError || len(r.Content) != 2 || r.Content[0].Text != "a" || r.Content[0].Raw != nil {
@@ -54,18 +53,18 @@ func TestFromCallResult(t *testing.T) {
 	if r.JoinedText() != "a\n[image image/png, 4 bytes]" {
 		t.Errorf("joined text carries the payload: %q", r.JoinedText())
 	}
-	r = fromCallResult(&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}, Meta: mcp.Meta{"k": "v"}})
+	r = FromCallResult(&mcp.CallToolResult{StructuredContent: map[string]int{"n": 1}, Meta: mcp.Meta{"k": "v"}})
 	if string(r.Structured) != `{"n":1}` || string(r.Meta) != `{"k":"v"}` || len(r.Content) != 0 || r.ModelText() != `{"n":1}` {
 		t.Errorf("structured = %+v", r)
 	}
-	r = fromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "up"}, "k": 1}})
+	r = FromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "up"}, "k": 1}})
 	if string(r.Meta) != `{"k":1}` {
 		t.Errorf("meta with the protocol's own key = %s", r.Meta)
 	}
-	if r = fromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": 1}}); r.Meta != nil {
+	if r = FromCallResult(&mcp.CallToolResult{Meta: mcp.Meta{"io.modelcontextprotocol/serverInfo": 1}}); r.Meta != nil {
 		t.Errorf("meta of only the protocol's keys = %s", r.Meta)
 	}
-	if r = fromCallResult(&mcp.CallToolResult{}); r.Structured != nil || r.Meta != nil || r.Content == nil {
+	if r = FromCallResult(&mcp.CallToolResult{}); r.Structured != nil || r.Meta != nil || r.Content == nil {
 		t.Errorf("empty result = %+v", r)
 	}
 }
@@ -87,7 +86,7 @@ func TestFromCallResultEachBlock(t *testing.T) {
 		{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "mem://b", Blob: []byte{0, 1, 2}}}, "resource", "[resource mem://b, 3 bytes]", true},
 	} {
 		t.Run(c.typ+"/"+c.text, func(t *testing.T) {
-			r := fromCallResult(&mcp.CallToolResult{Content: []mcp.Content{c.block}})
+			r := FromCallResult(&mcp.CallToolResult{Content: []mcp.Content{c.block}})
 			got := r.Content[0]
 			want, _ := json.Marshal(c.block)
 			if got.Type != c.typ || got.Text != c.text || (got.Raw != nil) != c.wantsRaw {
@@ -97,30 +96,6 @@ func TestFromCallResultEachBlock(t *testing.T) {
 				t.Errorf("raw = %s, want %s", got.Raw, want)
 			}
 		})
-	}
-}
-
-func TestExpandPairs(t *testing.T) {
-	out, err := expandPairs(Spec{Name: "p"}, "header", []string{"A=Bearer ${T}", "B=x"}, []string{"T=tok"}, "f")
-	if err != nil || strings.Join(out, "|") != "A=Bearer tok|B=x" {
-		t.Errorf("%v %v", out, err)
-	}
-	if _, err := expandPairs(Spec{Name: "p"}, "header", []string{"A=${NOPE}"}, nil, "f"); err == nil || !strings.Contains(err.Error(), "NOPE") {
-		t.Errorf("err = %v", err)
-	}
-}
-
-func TestPinDiffAndDrift(t *testing.T) {
-	a := newPin("t", "d", map[string]any{"type": "object"}, nil, nil)
-	b := newPin("t", "d2", map[string]any{"type": "object"}, nil, map[string]bool{"readOnlyHint": true})
-	if a.Fingerprint == b.Fingerprint || a.Diff(b) != "description, annotations changed" || a.Diff(a) != "name" {
-		t.Errorf("diff = %q", a.Diff(b))
-	}
-	locked := Lock{Plugins: map[string]map[string]ToolPin{"p": {"t": a, "gone": a}}}
-	now := Lock{Plugins: map[string]map[string]ToolPin{"p": {"t": b, "new": a}}}
-	got := strings.Join(Drift(locked, now), "; ")
-	if got != "plugin p: tool gone is gone; plugin p: tool new is new; plugin p: tool t: description, annotations changed" {
-		t.Errorf("drift = %s", got)
 	}
 }
 
@@ -134,7 +109,7 @@ func TestAnnotationsOrigin(t *testing.T) {
 		{&mcp.ToolAnnotations{}, tool.Annotations{}, "server"},
 		{&mcp.ToolAnnotations{}, tool.Annotations{Title: "x"}, "override"},
 	} {
-		if _, from := annotationsWithOrigin(tt.server, tt.override); from != tt.want {
+		if _, from := AnnotationsWithOrigin(tt.server, tt.override); from != tt.want {
 			t.Errorf("origin = %s, want %s", from, tt.want)
 		}
 	}

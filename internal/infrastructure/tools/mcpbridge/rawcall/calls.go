@@ -1,4 +1,9 @@
-package plugins
+// Package rawcall is an accelerator of package mcpbridge: over stdio, it writes tools/call to a
+// bridged server itself and reads the reply once, straight into awf's result, beside the
+// go-sdk's client that keeps the session. mcpbridge is complete without it; AWF_ACCEL_OFF=
+// bridge-raw (package accel) switches it off, so the two paths can be measured in one binary.
+// Its contract is mcpbridge.FromCallResult: the same reply gives the same result.
+package rawcall
 
 import (
 	"bytes"
@@ -13,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/mcpbridge"
 	"github.com/awf-dev/awf/pkg/jsonstr"
 )
 
@@ -20,7 +26,8 @@ import (
 
 // A bridged call crosses awf twice, and on the way back the SDK's client decodes the server's
 // line three times (the JSON-RPC message, the result, each content block), each decode with a
-// fresh 32 KiB buffer, after which awf encoded every non-text block again for the agent. Over
+// fresh 32 KiB buffer, after which awf encoded every non-text block again for the agent (see
+// docs/notes/go-sdk-workarounds.md). Over
 // stdio awf therefore sends tools/call itself: the request is one line written with the
 // session's own per-request _meta (learned from the SDK's tools/list), the reply is read once,
 // straight into awf's result, and every non-text block keeps the server's bytes. The SDK keeps
@@ -30,8 +37,9 @@ import (
 // numbers, so the two never meet.
 const rawIDPrefix = "awf-"
 
-// rawCalls tracks the tools/call requests awf sent itself on one stdio connection.
-type rawCalls struct {
+// calls tracks the tools/call requests awf sent itself on one stdio connection.
+type calls struct {
+	write   func(line []byte) error // the connection's, one whole line at a time
 	next    atomic.Uint64
 	pending atomic.Int64 // len(waiting)
 	mu      sync.Mutex
@@ -56,7 +64,7 @@ var sessionMetaKeys = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo
 
 // learn records the per-request _meta of the SDK's first tools/list, sent once the session is
 // initialized; before it, awf's calls go through the SDK.
-func (r *rawCalls) learn(req *jsonrpc.Request) {
+func (r *calls) learn(req *jsonrpc.Request) {
 	if r.learned.Load() || req.Method != "tools/list" {
 		return
 	}
@@ -81,7 +89,7 @@ func (r *rawCalls) learn(req *jsonrpc.Request) {
 
 // open registers a call and returns its id (JSON text) and the channel its reply comes on;
 // on a connection that is gone it returns why.
-func (r *rawCalls) open() (string, chan rawReply, error) {
+func (r *calls) open() (string, chan rawReply, error) {
 	id := `"` + rawIDPrefix + strconv.FormatUint(r.next.Add(1), 10) + `"`
 	ch := make(chan rawReply, 1)
 	r.mu.Lock()
@@ -99,7 +107,7 @@ func (r *rawCalls) open() (string, chan rawReply, error) {
 
 // close forgets a call that was not answered (cancelled, timed out); a reply that comes later
 // is dropped. A call already answered is gone from waiting, and close does nothing.
-func (r *rawCalls) close(id string) {
+func (r *calls) close(id string) {
 	r.mu.Lock()
 	if _, ok := r.waiting[id]; ok {
 		delete(r.waiting, id)
@@ -110,7 +118,7 @@ func (r *rawCalls) close(id string) {
 
 // request is the tools/call line for id: the session's _meta, the log level, the progress
 // token when there is one, the tool's name and its arguments (compacted: a line is a message).
-func (r *rawCalls) request(id, name string, args json.RawMessage, progressToken string) ([]byte, error) {
+func (r *calls) request(id, name string, args json.RawMessage, progressToken string) ([]byte, error) {
 	b := make([]byte, 0, 192+len(args))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
@@ -152,7 +160,7 @@ type rawEnvelope struct {
 // that is not a reply to one of awf's calls (then the SDK reads it). A reply that asks the
 // client for input (2026-07-28's resultType "incomplete") is refused: awf answers no
 // elicitation or sampling for a bridged server.
-func (r *rawCalls) take(line []byte) bool {
+func (r *calls) take(line []byte) bool {
 	if !r.learned.Load() || !bytes.Contains(line, []byte(`"`+rawIDPrefix)) {
 		return false
 	}
@@ -188,7 +196,7 @@ func (r *rawCalls) take(line []byte) bool {
 }
 
 // fail ends every waiting call with err, and refuses later ones: the connection is gone.
-func (r *rawCalls) fail(err error) {
+func (r *calls) fail(err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.gone == nil {
@@ -239,7 +247,7 @@ func (b *rawBlock) UnmarshalJSON(data []byte) error {
 
 func isAbsent(raw json.RawMessage) bool { return len(raw) == 0 || string(raw) == "null" }
 
-// toResult is fromCallResult for a result read from the wire: a plain text block becomes text,
+// toResult is mcpbridge.FromCallResult for a result read from the wire: a plain text block becomes text,
 // every other block keeps the server's JSON in Raw with a payload-free summary as its Text,
 // structuredContent stays as sent, and _meta loses only the protocol's own keys.
 func (r *rawResult) toResult() tool.Result {
@@ -262,7 +270,7 @@ func (r *rawResult) toResult() tool.Result {
 	}
 	var own map[string]json.RawMessage
 	for k, v := range r.Meta {
-		if len(k) >= len(reservedMeta) && k[:len(reservedMeta)] == reservedMeta {
+		if mcpbridge.IsHopMeta(k) {
 			continue
 		}
 		if own == nil {

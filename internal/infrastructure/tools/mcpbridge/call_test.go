@@ -1,4 +1,4 @@
-package plugins
+package mcpbridge
 
 import (
 	"encoding/json"
@@ -14,10 +14,10 @@ import (
 
 //lint:file-ignore SA1019 MCP logging is deprecated by SEP-2577 but still what servers send.
 
-// Each MCP log level lands at the matching zap level, tagged by the instance's logger.
+// Each MCP log level lands at the matching zap level, tagged by the server's logger.
 func TestServerLogLevels(t *testing.T) {
 	core, logs := observer.New(zapcore.DebugLevel)
-	m := &mcpInstance{log: zap.New(core).With(zap.String("plugin", "p"))}
+	m := &Server{log: zap.New(core).With(zap.String("plugin", "p"))}
 	for _, lv := range []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"} {
 		m.serverLog(&mcp.LoggingMessageParams{Level: lv, Data: "d-" + string(lv)})
 	}

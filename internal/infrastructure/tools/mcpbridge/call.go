@@ -1,4 +1,4 @@
-package plugins
+package mcpbridge
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -25,20 +26,19 @@ import (
 // ping within it is hung and is restarted; one that answers keeps its session.
 const pingTimeout = 2 * time.Second
 
-// call runs one tools/call, bounded by call_timeout: over stdio as a line awf writes itself
-// once the session's per-request _meta is known (rawCall), else through the SDK's client
-// (sdkCall). When the caller wants progress it gets a token of its own for the server, and the
-// server's reports come back through it. A call cancelled by the caller or by call_timeout is
+// call runs one tools/call, bounded by call_timeout: through the SDK's client (sdkCall), or
+// through the connection's accelerator once it is ready. When the caller wants progress it
+// gets a token of its own for the server, and the server's reports come back through it. A call cancelled by the caller or by call_timeout is
 // cancelled upstream too (notifications/cancelled for the request), and the session is kept
 // unless the server no longer answers (a crash, or a hang that a ping exposes), in which case
 // it is dropped and the next call starts the server again. A JSON-RPC error the server answers
 // with is the call's failure, not the server's: the session is kept.
-func (m *mcpInstance) call(ctx context.Context, sess *mcp.ClientSession, conn *stdioConn, name string, args json.RawMessage) (tool.Result, error) {
-	cctx, cancel := context.WithTimeout(ctx, m.spec.MCP.CallTimeout)
+func (s *Server) call(ctx context.Context, sess *mcp.ClientSession, accel Accelerator, name string, args json.RawMessage) (tool.Result, error) {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	defer cancel()
 	token := ""
 	if fn := tool.ProgressFrom(ctx); fn != nil {
-		t, done := m.progress.open(m.spec.Name, fn)
+		t, done := s.progress.open(s.cfg.Name, fn)
 		defer done()
 		token = t
 	}
@@ -46,54 +46,20 @@ func (m *mcpInstance) call(ctx context.Context, sess *mcp.ClientSession, conn *s
 		res tool.Result
 		err error
 	)
-	if conn != nil && conn.raw.learned.Load() {
-		res, err = rawCall(cctx, conn, name, args, token)
+	if accel != nil && accel.Ready() {
+		res, err = accel.Call(cctx, name, args, token)
 	} else {
-		res, err = m.sdkCall(cctx, sess, name, args, token)
+		res, err = s.sdkCall(cctx, sess, name, args, token)
 	}
 	if err == nil {
 		return res, nil
 	}
-	return tool.Result{}, m.callError(ctx, cctx, sess, name, err)
+	return tool.Result{}, s.callError(ctx, cctx, sess, name, err)
 }
 
-// rawCall writes tools/call on conn and waits for the reading goroutine to hand over its
-// reply; when ctx ends first, the server is told with notifications/cancelled, as the SDK
-// would, without waiting for the write.
-func rawCall(ctx context.Context, conn *stdioConn, name string, args json.RawMessage, token string) (tool.Result, error) {
-	id, reply, err := conn.raw.open()
-	if err != nil {
-		return tool.Result{}, err
-	}
-	line, err := conn.raw.request(id, name, args, token)
-	if err == nil {
-		err = conn.writeLine(line)
-		if err != nil {
-			err = fmt.Errorf("%w: writing the call: %w", mcp.ErrConnectionClosed, err)
-		}
-	}
-	if err != nil {
-		conn.raw.close(id)
-		return tool.Result{}, err
-	}
-	select {
-	case r := <-reply:
-		return r.res, r.err
-	case <-ctx.Done():
-		conn.raw.close(id)
-		reason, _ := json.Marshal(ctx.Err().Error())
-		// Off the caller's path: a server that stopped reading its stdin must not hold the
-		// cancelled call (the write ends with an error when the connection closes).
-		go func() {
-			_ = conn.writeLine([]byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id + `,"reason":` + string(reason) + "}}\n"))
-		}()
-		return tool.Result{}, ctx.Err()
-	}
-}
-
-// sdkCall is the call through the SDK's client session: over Streamable HTTP, and over stdio
-// until the session's per-request _meta is known.
-func (m *mcpInstance) sdkCall(ctx context.Context, sess *mcp.ClientSession, name string, args json.RawMessage, token string) (tool.Result, error) {
+// sdkCall is the call through the SDK's client session: the reference path, over Streamable
+// HTTP and stdio alike.
+func (s *Server) sdkCall(ctx context.Context, sess *mcp.ClientSession, name string, args json.RawMessage, token string) (tool.Result, error) {
 	var arguments any = map[string]any{}
 	if len(args) > 0 {
 		arguments = args
@@ -103,7 +69,7 @@ func (m *mcpInstance) sdkCall(ctx context.Context, sess *mcp.ClientSession, name
 	params := &mcp.CallToolParams{Name: name, Arguments: arguments, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}
 	if token != "" {
 		params.SetProgressToken(token)
-		if m.spec.MCP.URL != "" {
+		if s.overHTTP.Load() {
 			// Over HTTP the SDK hands the result to the caller as soon as it is read, while the
 			// server's notifications sent before it may still wait in the session's handler
 			// queue; a ping after the result lets that queue drain. The stdio transport
@@ -115,50 +81,51 @@ func (m *mcpInstance) sdkCall(ctx context.Context, sess *mcp.ClientSession, name
 	if err != nil {
 		return tool.Result{}, err
 	}
-	return fromCallResult(res), nil
+	return FromCallResult(res), nil
 }
 
 // callError turns a failed call into awf's fault, dropping the session when the server is
 // gone or hung; ctx is the caller's, cctx the call's (with call_timeout).
-func (m *mcpInstance) callError(ctx, cctx context.Context, sess *mcp.ClientSession, name string, err error) error {
+func (s *Server) callError(ctx, cctx context.Context, sess *mcp.ClientSession, name string, err error) error {
 	var rpcErr *jsonrpc.Error
 	switch {
 	case ctx.Err() != nil:
-		m.log.Info("MCP call cancelled; the server was told", zap.String("tool", name), zap.Error(context.Cause(ctx)))
-		return fault.Wrap(ctx.Err(), fault.ExecutionToolCancelled, "MCP plugin %q: the call to %s was cancelled (%v); the server was asked to stop it", m.spec.Name, name, ctx.Err())
+		s.log.Info("MCP call cancelled; the server was told", zap.String("tool", name), zap.Error(context.Cause(ctx)))
+		return fault.Wrap(ctx.Err(), fault.ExecutionToolCancelled, "MCP plugin %q: the call to %s was cancelled (%v); the server was asked to stop it", s.cfg.Name, name, ctx.Err())
 	case errors.Is(cctx.Err(), context.DeadlineExceeded):
-		hung := !m.answers(sess)
+		hung := !s.answers(sess)
 		if hung {
-			m.drop(sess)
+			s.drop(sess)
 		}
-		m.log.Warn("MCP call timed out; the server was told to cancel it", zap.String("tool", name), zap.Duration("call_timeout", m.spec.MCP.CallTimeout), zap.Bool("restarting", hung))
-		return fault.New(fault.ExecutionPluginCallTimeout, "MCP plugin %q: %s did not answer within call_timeout (%s); awf cancelled the call", m.spec.Name, name, m.spec.MCP.CallTimeout).
-			At(m.spec.Pos).WithHint("raise call_timeout for %q in %s if the tool is slow, or check the server's stderr in awf's log", m.spec.Name, m.h.manifestFile())
-	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		m.drop(sess)
-		return fault.Wrap(err, fault.ExecutionPluginCrashed, "MCP plugin %q exited or closed its connection during the call to %s", m.spec.Name, name).
+		s.log.Warn("MCP call timed out; the server was told to cancel it", zap.String("tool", name), zap.Duration("call_timeout", s.cfg.CallTimeout), zap.Bool("restarting", hung))
+		return fault.New(fault.ExecutionPluginCallTimeout, "MCP plugin %q: %s did not answer within call_timeout (%s); awf cancelled the call", s.cfg.Name, name, s.cfg.CallTimeout).
+			At(s.cfg.Pos).WithHint("raise call_timeout for %q in %s if the tool is slow, or check the server's stderr in awf's log", s.cfg.Name, s.cfg.File)
+	case errors.Is(err, mcp.ErrConnectionClosed), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, os.ErrClosed): // the server's stdout closed under the SDK's reader when it exited
+		s.drop(sess)
+		return fault.Wrap(err, fault.ExecutionPluginCrashed, "MCP plugin %q exited or closed its connection during the call to %s", s.cfg.Name, name).
 			WithHint("the next call restarts it; its stderr is in awf's log")
 	case errors.As(err, &rpcErr):
 		// The server answered, with an error instead of a result (unknown tool, invalid
 		// params, a failure of its own): it works, and keeps its session.
-		return fault.Wrap(err, fault.ExecutionPluginCallFailed, "MCP plugin %q refused the call to %s: %s (JSON-RPC error %d)", m.spec.Name, name, rpcErr.Message, rpcErr.Code).
+		return fault.Wrap(err, fault.ExecutionPluginCallFailed, "MCP plugin %q refused the call to %s: %s (JSON-RPC error %d)", s.cfg.Name, name, rpcErr.Message, rpcErr.Code).
 			WithHint("check the arguments against the tool's input schema (`awf plugins list`); the server's stderr is in awf's log")
 	}
-	m.drop(sess)
-	return fault.Wrap(err, fault.ExecutionPluginCallFailed, "MCP plugin %q: calling %s failed: %v", m.spec.Name, name, err).
+	s.drop(sess)
+	return fault.Wrap(err, fault.ExecutionPluginCallFailed, "MCP plugin %q: calling %s failed: %v", s.cfg.Name, name, err).
 		WithHint("the server stopped answering or crashed; the next call restarts it, and its stderr is in awf's log")
 }
 
 // answers reports whether the server still answers a ping.
-func (m *mcpInstance) answers(sess *mcp.ClientSession) bool {
+func (s *Server) answers(sess *mcp.ClientSession) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
 	defer cancel()
 	return sess.Ping(ctx, nil) == nil
 }
 
 // serverLog writes one notifications/message of the server to awf's log, tagged with the
-// plugin (the instance's logger), at the matching level.
-func (m *mcpInstance) serverLog(p *mcp.LoggingMessageParams) {
+// plugin (the server's logger), at the matching level.
+func (s *Server) serverLog(p *mcp.LoggingMessageParams) {
 	if p == nil {
 		return
 	}
@@ -168,13 +135,13 @@ func (m *mcpInstance) serverLog(p *mcp.LoggingMessageParams) {
 	}
 	switch p.Level {
 	case "debug":
-		m.log.Debug("MCP server log", fields...)
+		s.log.Debug("MCP server log", fields...)
 	case "warning":
-		m.log.Warn("MCP server log", fields...)
+		s.log.Warn("MCP server log", fields...)
 	case "error", "critical", "alert", "emergency":
-		m.log.Error("MCP server log", fields...)
+		s.log.Error("MCP server log", fields...)
 	default:
-		m.log.Info("MCP server log", fields...)
+		s.log.Info("MCP server log", fields...)
 	}
 }
 

@@ -3,7 +3,7 @@
 // without span export. Agent CLIs spawn it per step and wait for its tools/list before the model
 // starts, so its start-up is on every step's path: it links neither the gRPC plugin host nor the
 // OTLP exporters nor the workflow engine, whose package initialisation made up most of awf's
-// (issue 15). A config it cannot serve is handed to the awf binary beside it, by exec, so the
+// (docs/decisions/0015-performance-at-the-floor.md). A config it cannot serve is handed to the awf binary beside it, by exec, so the
 // CLI's process stays the server's.
 package main
 
@@ -51,7 +51,7 @@ func execute(args []string) int {
 	return code
 }
 
-// usage is the help text. awf-serve has one command and two flags, parsed with the standard
+// usage is the help text. awf-serve has one command and three flags, parsed with the standard
 // library: a command-line library (cobra, as awf uses) would add its package initialisation to
 // every agent step's cold start.
 const usage = `awf-serve is awf's slim MCP server, spawned by agent CLIs for one step.
@@ -91,18 +91,22 @@ func run(ctx context.Context, args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("mcp-serve takes no arguments, got %q", fs.Args())
 	}
-	configPath := fs.Lookup(servecmd.ConfigFlag).Value.String()
-	turn := fs.Lookup(servecmd.TurnFlag).Value.(flag.Getter).Get().(int)
-	return servecmd.Run(ctx, servecmd.Options{Version: version, Handoff: handoff}, configPath, turn)
+	f := servecmd.Flags{
+		Config:      fs.Lookup(servecmd.ConfigFlag).Value.String(),
+		Turn:        fs.Lookup(servecmd.TurnFlag).Value.(flag.Getter).Get().(int),
+		TuneRuntime: fs.Lookup(servecmd.TuneFlag).Value.(flag.Getter).Get().(bool),
+	}
+	return servecmd.Run(ctx, servecmd.Options{Version: version, Handoff: handoff}, f)
 }
 
 // flags is mcp-serve's flag set: -config and --config, with the value after = or a space, as
-// cobra reads them in awf.
+// cobra reads them in awf; --tune-runtime=false turns the runtime tuning off.
 func flags(out io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("mcp-serve", flag.ContinueOnError)
 	fs.SetOutput(out)
 	fs.String(servecmd.ConfigFlag, "", servecmd.ConfigUsage)
 	fs.Int(servecmd.TurnFlag, 0, servecmd.TurnUsage)
+	fs.Bool(servecmd.TuneFlag, true, servecmd.TuneUsage)
 	return fs
 }
 

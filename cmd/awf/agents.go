@@ -42,7 +42,7 @@ func providerChecks() []validate.Check {
 }
 
 // inProcessProviders names the providers that call tools in-process instead of spawning
-// `awf mcp-serve` (DESIGN §2, path 2).
+// `awf mcp-serve` (docs/design.md#tool-call-paths, path 2).
 func inProcessProviders() map[string]bool {
 	return map[string]bool{workflow.ProviderOpenAICompatible: true}
 }

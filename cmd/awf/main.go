@@ -17,7 +17,7 @@ import (
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
-		// The Bash sandbox helper (issue 12). Package confine's init has normally run it already,
+		// The Bash sandbox helper (docs/decisions/0012-kernel-sandbox.md). Package confine's init has normally run it already,
 		// before the CLI's packages were initialised; this catches a binary where it did not.
 		os.Exit(sandbox.Main(os.Args[2:]))
 	}

@@ -25,19 +25,19 @@ func newMCPServeCmd() *cobra.Command {
 			return shutdown, err
 		},
 	}
-	var configPath string
-	var turn int
+	f := servecmd.Flags{}
 	cmd := &cobra.Command{
 		Use:    servecmd.Use,
 		Short:  servecmd.Short,
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return servecmd.Run(cmd.Context(), o, configPath, turn)
+			return servecmd.Run(cmd.Context(), o, f)
 		},
 	}
-	cmd.Flags().StringVar(&configPath, servecmd.ConfigFlag, "", servecmd.ConfigUsage)
-	cmd.Flags().IntVar(&turn, servecmd.TurnFlag, 0, servecmd.TurnUsage)
+	cmd.Flags().StringVar(&f.Config, servecmd.ConfigFlag, "", servecmd.ConfigUsage)
+	cmd.Flags().IntVar(&f.Turn, servecmd.TurnFlag, 0, servecmd.TurnUsage)
+	cmd.Flags().BoolVar(&f.TuneRuntime, servecmd.TuneFlag, true, servecmd.TuneUsage)
 	return cmd
 }
 

@@ -134,7 +134,7 @@ func pluginRows(ctx context.Context, host *plugins.Host, start bool) ([]pluginRo
 		row.State, row.Version, row.Description = string(st.State), st.Version, st.Description
 		for _, op := range st.Operations {
 			row.Operations = append(row.Operations, operationRow{
-				Name: op.Name, Tool: pluginadapter.ToolName(spec.Name, op.Name), CallWith: tool.CallWith(op.Annotations),
+				Name: op.Name, Tool: tool.PluginToolName(spec.Name, op.Name), CallWith: tool.CallWith(op.Annotations),
 				Description: pluginFirstLine(op.Description), Annotations: op.Annotations, AnnotationsFrom: op.AnnotationsFrom,
 			})
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins/pluginlock"
 )
 
 // newPluginsLockCmd is `awf plugins lock [--check]`: pin every tool of every plugin (gRPC and
@@ -61,7 +62,7 @@ func checkLock(cmd *cobra.Command, h *plugins.Host) error {
 	if err != nil {
 		return err
 	}
-	if d := plugins.Drift(locked, now); len(d) > 0 {
+	if d := pluginlock.Drift(locked, now); len(d) > 0 {
 		return fault.New(fault.UserMCPProxyToolChanged, "plugin tools differ from %s:\n  %s", h.LockFile(), strings.Join(d, "\n  ")).
 			WithHint("review the changes, then run `awf plugins lock`")
 	}

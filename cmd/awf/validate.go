@@ -14,6 +14,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/expr"
 	"github.com/awf-dev/awf/internal/infrastructure/operations/httpop"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
+	"github.com/awf-dev/awf/internal/infrastructure/promptfile"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
 
@@ -74,7 +75,8 @@ func validationService(g *globalFlags) (validate.Service, func(), error) {
 func validationServiceWith(root string, host *plugins.Host) validate.Service {
 	repo := yamlrepo.Repository{Root: root}
 	checks := append(providerChecks(), validate.PluginCheck(host), validate.ExpressionCheck(expr.Compiler{}),
-		validate.OperationCheck(httpop.Runner{}.Specs(), host))
+		validate.OperationCheck(httpop.Runner{}.Specs(), host),
+		validate.ScriptCheck(promptfile.Files{Noun: "script file", Code: fault.UserWorkflowScriptFile}, root))
 	checks = append(checks, validate.CallCheck(repo, checks...))
 	return validate.Service{Repo: repo, Checks: checks}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // maxCmdFuncLines keeps cmd/awf a composition root: a function longer than this is doing a use
-// case's work (DESIGN §1: cmd parses flags, wires, prints and maps exit codes).
+// case's work (docs/design.md#layers: cmd parses flags, wires, prints and maps exit codes).
 const maxCmdFuncLines = 60
 
 // longFuncs lists the functions (with their closures) of the non-test files under dir that run

@@ -11,7 +11,7 @@ import (
 )
 
 // forbiddenImports are packages the inner layers never import: processes and signals are
-// adapters' business (DESIGN §11).
+// adapters' business (docs/design.md#growing-the-engine).
 var forbiddenImports = map[string]bool{"os/exec": true, "syscall": true}
 
 // forbiddenOS are the os functions that touch files, the environment or the process's place:

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// TestRunPromptFileFIFO is the acceptance test of issue 17: an agent step whose prompt_file is a
+// TestRunPromptFileFIFO is the acceptance test of docs/decisions/0017-engine-shape.md: an agent step whose prompt_file is a
 // named pipe used to hang awf past its step timeout and past SIGTERM. It must fail at once, well
 // within the timeout, with a user error that names the file and says what to do.
 func TestRunPromptFileFIFO(t *testing.T) {

@@ -20,7 +20,7 @@ import (
 // same echo through `awf mcp-serve` bridging that server as a `type: mcp` plugin (client → awf
 // → server → awf → client), and the built-in Read of a small file through the same mcp-serve.
 // The three alternate in rounds, so the machine's load moves them together; it reports each
-// one's p50 over all rounds, awf's added p50 (bridged − direct, issue 13's target < 300 µs),
+// one's p50 over all rounds, awf's added p50 (bridged − direct, the docs/decisions/0013-bridged-mcp-servers.md target < 300 µs),
 // and the spread of the per-round added p50.
 func BenchmarkBridgedCallP50(b *testing.B) {
 	const rounds, perRound = 12, 150

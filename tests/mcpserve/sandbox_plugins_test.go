@@ -5,15 +5,13 @@ import (
 	"testing"
 
 	"github.com/awf-dev/awf/internal/infrastructure/plugins/plugintest"
-	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/sandboxtest"
 )
 
 // TestNoNetworkStepPluginsHaveNoNetwork: a step with sandbox network: false gets plugins that
 // cannot reach even the test's loopback over TCP or UDP; the same step with network: true can.
 func TestNoNetworkStepPluginsHaveNoNetwork(t *testing.T) {
-	if st := sandbox.Probe(awfBin); !st.Enforced {
-		t.Skipf("the sandbox cannot be enforced here: %s", st.Reason)
-	}
+	sandboxtest.Require(t, awfBin)
 	t.Setenv("TMPDIR", t.TempDir())
 	bin := plugintest.Netprobe(t, t.TempDir())
 	_, file := plugintest.Project(t, "plugins:\n  netprobe:\n    command: "+bin+"\n")

@@ -7,13 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/sandboxtest"
 )
 
 // sandboxed starts mcp-serve for an allow [read] step over a git repository, with a model key
-// in mcp-serve's own environment; it skips when this kernel cannot sandbox (Bash then stays
-// hidden under allow [read]).
+// in mcp-serve's own environment; it skips only where this kernel cannot sandbox (Bash then
+// stays hidden under allow [read]) and fails where it can and the helper does not.
 func sandboxed(t *testing.T, extra map[string]any) *server {
 	t.Helper()
+	sandboxtest.Require(t, awfBin)
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("TMPDIR", t.TempDir())
 	t.Setenv("OPENAI_API_KEY", "sk-mcpserve-secret")
@@ -23,7 +26,7 @@ func sandboxed(t *testing.T, extra map[string]any) *server {
 	}
 	s := start(t, cfg)
 	if !strings.Contains(strings.Join(listNames(t, s), ","), "Bash") {
-		t.Skip("the sandbox cannot be enforced here: Bash stays hidden under allow [read]")
+		t.Fatal("the helper enforces the sandbox, yet Bash stays hidden under allow [read]")
 	}
 	for _, args := range [][]string{{"init", "-q"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "first commit"}} {
 		cmd := exec.Command("git", args...)

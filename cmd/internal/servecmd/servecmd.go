@@ -2,10 +2,10 @@
 // step, serving awf's tools over MCP stdio. Two binaries carry it. The awf binary serves every
 // step. The slim awf-serve binary serves the common step, without plugin tools and without
 // trace export: it links neither the gRPC plugin host nor the OTLP exporters, whose package
-// initialisation is most of awf's start-up (issue 15), and hands any other step to awf.
+// initialisation is most of awf's start-up (docs/decisions/0015-performance-at-the-floor.md), and hands any other step to awf.
 //
 // The package has no command-line library: awf puts Run under its cobra command, awf-serve
-// parses its two flags with the standard library's flag package, so that cobra, pflag and
+// parses its three flags with the standard library's flag package, so that cobra, pflag and
 // their package initialisation stay out of the binary spawned per step.
 package servecmd
 
@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"time"
-	"unicode/utf8"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -26,8 +25,8 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
-	"github.com/awf-dev/awf/internal/infrastructure/procs"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/servetune"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
 )
 
@@ -53,7 +52,7 @@ type Options struct {
 // The command's flags, shared by both binaries' parsers.
 const (
 	// Use is the command line, for help texts.
-	Use = "mcp-serve [--config file] [--turn n]"
+	Use = "mcp-serve [--config file] [--turn n] [--tune-runtime=false]"
 	// Short says what the command is for.
 	Short = "Serve awf's tools over MCP stdio (spawned by agent CLIs)"
 	// ConfigFlag names the step's config file.
@@ -64,54 +63,50 @@ const (
 	TurnFlag = "turn"
 	// TurnUsage is its help text.
 	TurnUsage = "the conversation turn of the agent call that spawned this server, recorded with each tool call"
+	// TuneFlag switches the runtime tuning of package servetune.
+	TuneFlag = "tune-runtime"
+	// TuneUsage is its help text.
+	TuneUsage = "run on one CPU between tool calls and collect garbage less often (false: the Go runtime's defaults; GOMAXPROCS, GOGC and GOMEMLIMIT always win)"
 )
+
+// Flags are mcp-serve's command line, parsed by each binary's own parser.
+type Flags struct {
+	Config string // ConfigFlag
+	Turn   int    // TurnFlag
+	// TuneRuntime is awf-serve's one switch over the Go runtime (TuneFlag, on by default): the
+	// Pacer and the collector's settings of package servetune.
+	TuneRuntime bool
+}
 
 // Run serves one agent step's tools on stdin and stdout until stdin ends, ctx is cancelled or
 // the parent dies. stdout carries only JSON-RPC; anything for humans goes to stderr or the log
 // file.
-func Run(ctx context.Context, o Options, configPath string, turn int) error {
-	tuneServeGC()
-	pacer := procs.New(procs.DefaultLong)
+func Run(ctx context.Context, o Options, f Flags) error {
+	// Children that run unsandboxed (Bash under mode: off, plugins, bridged servers) must not
+	// read this process's environment or memory through /proc.
+	_ = sandbox.CloseProcToChildren()
+	tuning := servetune.Apply(f.TuneRuntime)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	data, err := readConfig(configPath)
+	data, err := readConfig(f.Config)
 	if err != nil {
 		return err
 	}
-	// A step with built-in tools only starts serving now, before its config is decoded: see
-	// mcpserve.Session. Anything else waits, since it may be handed to awf by exec, which must
-	// come before anything is read from stdin.
+	// A step the parent gave to the slim binary starts serving now, before its config is
+	// decoded: see mcpserve.Session. Anything else waits, since it may be handed to awf by exec,
+	// which must come before anything is read from stdin.
 	var early *mcpserve.Session
-	if plainConfig(data) && !otelenv.Enabled(os.Getenv) {
+	if servesEarly(f.Config, data) {
 		early = mcpserve.Start(ctx, o.Version, os.Stdin, os.Stdout)
 	}
-	defer early.Abort()
-	cfg, err := decodeConfig(configPath, data)
+	defer func() { early.Abort() }()
+	cfg, err := prepare(o, f.Config, data, early != nil)
 	if err != nil {
 		return err
 	}
-	// Some CLIs (codex) give their MCP servers only HOME, LANG, PATH and TERM: the run's OTEL_*
-	// variables come in the config.
-	for k, v := range cfg.OTelEnv {
-		if _, set := os.LookupEnv(k); !set {
-			_ = os.Setenv(k, v)
-		}
-	}
-	if early != nil && NeedsAWF(cfg, os.Getenv) {
-		// plainConfig rules this out; a mistake there must not serve a step without its tools.
-		return fault.New(fault.SystemMCPServeStart, "the config %s names plugin tools or span export, which awf-serve saw too late to hand over", configPath)
-	}
-	if o.Handoff != nil {
-		if err := o.Handoff(cfg); err != nil {
-			return err
-		}
-	}
-	if cfg.PluginsFile != "" && cfg.PluginCommands == nil && o.PluginCommands != nil {
-		cfg.PluginCommands = o.PluginCommands(cfg.PluginsFile)
-	}
-	// Spawned per agent step: a sandbox probe that succeeded once is not redone.
-	if dir, err := os.UserCacheDir(); err == nil {
-		sandbox.UseProbeCache(filepath.Join(dir, "awf"))
+	if early == nil && !NeedsAWF(cfg, os.Getenv) {
+		// A config without serve_with (written by hand) starts serving once decoded.
+		early = mcpserve.Start(ctx, o.Version, os.Stdin, os.Stdout)
 	}
 	red := redact.New(os.Environ(), cfg.HideEnv...)
 	logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: zapcore.WarnLevel, File: cfg.LogFile, Redactor: red})
@@ -119,18 +114,13 @@ func Run(ctx context.Context, o Options, configPath string, turn int) error {
 		return fault.Wrap(err, fault.UserMCPServeConfig, "cannot open log_file %s", cfg.LogFile)
 	}
 	defer func() { _ = closeLog() }()
-	if o.Tracing != nil {
-		shutdown, err := o.Tracing(ctx, red)
-		if err != nil {
-			return fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables")
-		}
-		defer func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			defer cancel()
-			_ = shutdown(ctx)
-		}()
+	flush, err := startTracing(ctx, o, red)
+	if err != nil {
+		return err
 	}
-	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: turn, BeginCall: pacer.Begin, BeginSearch: pacer.BeginWide}
+	defer flush()
+	deps := mcpserve.Deps{Logger: logger, Version: o.Version, Redactor: red, Turn: f.Turn,
+		BeginCall: tuning.BeginCall, BeginFanOut: tuning.BeginFanOut, Workers: tuning.Workers}
 	if o.Providers != nil {
 		// The router owns the plugin providers: its Close stops the plugin processes.
 		deps.Providers = o.Providers(cfg, logger)
@@ -142,19 +132,65 @@ func Run(ctx context.Context, o Options, configPath string, turn int) error {
 	return mcpserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
 }
 
-// plainConfig reports, without decoding the config, that it cannot name plugin tools, a
-// plugins file or OTel variables: none of its bytes spell "plugin" or "otel" in any case.
-// encoding/json also matches a key through \u escapes and Unicode case folds, so a config with a
-// backslash or a byte outside ASCII is not plain either (a path with such characters just takes
-// the slower start). No config is plain: the default toolset is the built-in tools.
-func plainConfig(data []byte) bool {
-	for _, b := range data {
-		if b == '\\' || b >= utf8.RuneSelf {
-			return false
+// servesEarly reports whether the step may be served before its config is decoded: the default
+// toolset (no config), or a config the parent wrote for the slim binary (serve_with) when no
+// span export is asked of this process's environment.
+func servesEarly(path string, data []byte) bool {
+	if path == "" {
+		return true
+	}
+	return mcpserve.ServeWith(data) == toolset.SlimBinary && !otelenv.Enabled(os.Getenv)
+}
+
+// prepare decodes the config and readies the process for it: the config's OTel variables, the
+// hand-over to awf (Options.Handoff), the plugin commands of a config written without them, and
+// the sandbox's probe cache. served says a session already answers the client.
+func prepare(o Options, path string, data []byte, served bool) (toolset.Spec, error) {
+	cfg, err := decodeConfig(path, data)
+	if err != nil {
+		return cfg, err
+	}
+	// Some CLIs (codex) give their MCP servers only HOME, LANG, PATH and TERM: the run's OTEL_*
+	// variables come in the config.
+	for k, v := range cfg.OTelEnv {
+		if _, set := os.LookupEnv(k); !set {
+			_ = os.Setenv(k, v)
 		}
 	}
-	lower := bytes.ToLower(data)
-	return !bytes.Contains(lower, []byte("plugin")) && !bytes.Contains(lower, []byte("otel"))
+	if served && NeedsAWF(cfg, os.Getenv) {
+		// serve_with rules this out; a mistake there must not serve a step without its tools.
+		return cfg, fault.New(fault.SystemMCPServeStart, "the config %s names plugin tools or span export, which awf-serve saw too late to hand over", path)
+	}
+	if o.Handoff != nil {
+		if err := o.Handoff(cfg); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.PluginsFile != "" && cfg.PluginCommands == nil && o.PluginCommands != nil {
+		cfg.PluginCommands = o.PluginCommands(cfg.PluginsFile)
+	}
+	// Spawned per agent step: a sandbox probe that succeeded once is not redone.
+	if dir, err := os.UserCacheDir(); err == nil {
+		sandbox.UseProbeCache(filepath.Join(dir, "awf"))
+	}
+	return cfg, nil
+}
+
+// startTracing installs the span exporter the binary links (Options.Tracing), if any; the
+// returned function flushes it.
+func startTracing(ctx context.Context, o Options, red *redact.Redactor) (flush func(), err error) {
+	if o.Tracing == nil {
+		return func() {}, nil
+	}
+	shutdown, err := o.Tracing(ctx, red)
+	if err != nil {
+		return nil, fault.Wrap(err, fault.UserOTelConfig, "cannot set up tracing from OTEL_* variables")
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_ = shutdown(ctx)
+	}, nil
 }
 
 // NeedsAWF reports whether cfg needs what only the awf binary links: plugin tools (the gRPC

@@ -29,27 +29,31 @@ func TestNeedsAWF(t *testing.T) {
 	}
 }
 
-func TestPlainConfig(t *testing.T) {
+// TestServesEarly: awf-serve answers the client before decoding the config only when the parent
+// wrote the config for it (serve_with), never by what the config's bytes happen to spell.
+func TestServesEarly(t *testing.T) {
+	t.Setenv("OTEL_TRACES_EXPORTER", "")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "")
+	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "")
 	tests := []struct {
 		name string
+		path string
 		data string
 		want bool
 	}{
-		{"no config", "", true},
-		{"built-ins only", `{"root_dir":"/src/app","activity_file":"/run/a.jsonl","run_id":"r","step":"s"}`, true},
-		{"plugin tools", `{"plugin_tools":[{"plugin":"notes","expose":["*"]}]}`, false},
-		{"plugins file", `{"plugins_file":"/p/plugins.yaml","plugin_commands":[]}`, false},
-		{"a key in capitals", `{"PLUGIN_TOOLS":[{"plugin":"notes"}]}`, false},
-		{"otel variables", `{"otel_env":{"OTEL_TRACES_EXPORTER":"console"}}`, false},
-		{"an escaped key", `{"plugin\u005ftools":[]}`, false},
-		{"a key through a Unicode fold", "{\"plugin_tool\u017f\":[]}", false},
-		{"a root path naming plugins", `{"root_dir":"/src/awf-plugins"}`, false},
-		{"the first byte outside ASCII", "{\"root_dir\":\"/a\x80\"}", false},
-		{"the last ASCII byte", "{\"root_dir\":\"/a\x7f\"}", true},
+		{"no config", "", "", true},
+		{"written for awf-serve", "/c.json", `{"serve_with":"awf-serve","root_dir":"/src/awf-plugins"}`, true},
+		{"written for awf", "/c.json", `{"serve_with":"awf","plugin_tools":[{"plugin":"notes","expose":["*"]}]}`, false},
+		{"written by hand", "/c.json", `{"root_dir":"/src/app"}`, false},
+		{"not JSON", "/c.json", `root_dir: /tmp`, false},
 	}
 	for _, tt := range tests {
-		if got := plainConfig([]byte(tt.data)); got != tt.want {
-			t.Errorf("%s: plainConfig = %v, want %v", tt.name, got, tt.want)
+		if got := servesEarly(tt.path, []byte(tt.data)); got != tt.want {
+			t.Errorf("%s: servesEarly = %v, want %v", tt.name, got, tt.want)
 		}
+	}
+	t.Setenv("OTEL_TRACES_EXPORTER", "console")
+	if servesEarly("/c.json", []byte(`{"serve_with":"awf-serve"}`)) {
+		t.Error("span export asked of the environment: the step must wait for a possible hand-over")
 	}
 }

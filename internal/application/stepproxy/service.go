@@ -1,4 +1,4 @@
-// Package stepproxy is the ToolProxyService of DESIGN §2: for an agent step with
+// Package stepproxy is the ToolProxyService of docs/design.md#tool-call-paths: for an agent step with
 // `mcp_proxy.enable`, it builds and checks the step's tools against the live plugin registry,
 // then either hands the in-process tool session to the provider (OpenAI-compatible path) or
 // writes the private `awf mcp-serve` config a CLI will spawn (CLI path). When the step ends it
@@ -234,9 +234,10 @@ func safe(name string) string {
 }
 
 // serveBinary is the binary that serves spec: the slim one when there is one and the step needs
-// nothing only awf links (it would hand the step over anyway, one exec later).
+// nothing only awf links (it would hand the step over anyway, one exec later). The rule is
+// spec.Binary's, the same that writes serve_with into the config.
 func (s *Service) serveBinary(spec toolset.Spec) string {
-	if s.SlimPath == "" || len(spec.PluginTools) > 0 || len(spec.OTelEnv) > 0 || spec.PluginsFile != "" && spec.PluginCommands == nil {
+	if s.SlimPath == "" || spec.Binary() == toolset.AWFBinary {
 		return s.AwfPath
 	}
 	return s.SlimPath

@@ -31,7 +31,8 @@ func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
 	if p := st.Proxy; p != nil {
 		spec.Builtins = p.InterceptBuiltins
 		if p.Sandbox.Mode != "" {
-			spec.Sandbox = toolset.Sandbox{Mode: p.Sandbox.Mode, Network: p.Sandbox.Network, Writable: slices.Clone(p.Sandbox.Writable)}
+			spec.Sandbox = toolset.Sandbox{Mode: p.Sandbox.Mode, Network: p.Sandbox.Network, Writable: slices.Clone(p.Sandbox.Writable),
+				Readable: slices.Clone(p.Sandbox.Readable)}
 		}
 		spec.Intent = toolset.Intent{
 			Split:              p.Intent.Split,

@@ -9,7 +9,7 @@ import (
 )
 
 // confinedCalls counts a step's Bash calls by how the kernel confined them, for the step
-// summary (issue 12): "; Bash sandboxed: 3 read (Landlock ABI 7, no network)" or, when the
+// summary (docs/decisions/0012-kernel-sandbox.md): "; Bash sandboxed: 3 read (Landlock ABI 7, no network)" or, when the
 // sandbox could not be enforced, "; Bash NOT sandboxed: 2 calls (<reason>)".
 type confinedCalls struct {
 	policies   map[string]int

@@ -9,6 +9,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -169,7 +170,7 @@ func (c *callChecker) inputs(s *workflow.State, callee *workflow.Workflow) {
 		}
 		hint := "workflow " + displayName(callee) + " declares no inputs"
 		if len(declared) > 0 {
-			hint = workflow.DidYouMean(k, declared)
+			hint = suggest.DidYouMean(k, declared)
 		}
 		c.ds.Errorf(s.KeyAt("inputs."+k), fault.UserCallUnknownInput, hint, "state %q passes input %q, which workflow %q does not declare", s.Name, k, displayName(callee))
 	}
@@ -194,7 +195,7 @@ func (c *callChecker) outputs(s *workflow.State, callee *workflow.Workflow) {
 		if slices.Contains(known, k) {
 			continue
 		}
-		hint := workflow.DidYouMean(k, known)
+		hint := suggest.DidYouMean(k, known)
 		if v := call.Outputs[k]; slices.Contains(known, v) {
 			hint = fmt.Sprintf("the key is the callee's name and the value the caller's: write `%s: %s`", v, k)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -72,12 +73,12 @@ func refCheck(ds *fault.Diagnostics, pos fault.Position, where string, r ports.E
 	switch r.Path[0] {
 	case "states":
 		if wf.States[r.Path[1]] == nil {
-			ds.Errorf(pos, fault.UserExprUnknownReference, workflow.DidYouMean(r.Path[1], wf.Order),
+			ds.Errorf(pos, fault.UserExprUnknownReference, suggest.DidYouMean(r.Path[1], wf.Order),
 				"%s reads state %q, which the workflow does not have", where, r.Path[1])
 		}
 	case "inputs":
 		if !slices.Contains(inputs, r.Path[1]) {
-			ds.Errorf(pos, fault.UserExprUnknownReference, workflow.DidYouMean(r.Path[1], inputs),
+			ds.Errorf(pos, fault.UserExprUnknownReference, suggest.DidYouMean(r.Path[1], inputs),
 				"%s reads input %q, which the workflow does not declare", where, r.Path[1])
 		}
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -100,7 +101,7 @@ func (oc *opChecker) hint(ctx context.Context, name string) string {
 			names = append(names, p+"."+op)
 		}
 	}
-	if s := workflow.Suggest(name, names); s != "" {
+	if s := suggest.Closest(name, names); s != "" {
 		return "did you mean '" + s + "'? operations: " + strings.Join(names, ", ")
 	}
 	return "operations: " + strings.Join(names, ", ") + "; a plugin operation is written <plugin>.<operation>"
@@ -121,7 +122,7 @@ func (oc *opChecker) inputs(s *workflow.State, o *workflow.OperationSpec, want [
 	if closed {
 		for _, k := range given {
 			if !slices.Contains(names, k) {
-				oc.ds.Errorf(s.KeyAt("inputs."+k), fault.UserOperationUnknownInput, workflow.DidYouMean(k, names),
+				oc.ds.Errorf(s.KeyAt("inputs."+k), fault.UserOperationUnknownInput, suggest.DidYouMean(k, names),
 					"operation %q of state %q takes no input %q", o.Operation, s.Name, k)
 			}
 		}

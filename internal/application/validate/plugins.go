@@ -8,6 +8,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -172,7 +173,7 @@ func (c *pluginChecker) plugin(ctx context.Context, s *workflow.State, plugin st
 	case !ok:
 		hint := "declare it in .awf/plugins.yaml: `plugins: {" + plugin + ": {command: bin/plugins/" + plugin + "}}`"
 		if len(c.names) > 0 {
-			hint = workflow.DidYouMean(plugin, c.names)
+			hint = suggest.DidYouMean(plugin, c.names)
 		}
 		c.ds.Errorf(pos, fault.UserMCPProxyUnknownPlugin, hint, "plugin %q of state %q is not declared in .awf/plugins.yaml", plugin, s.Name)
 		return false, nil
@@ -253,7 +254,7 @@ func operationHint(op string, listed []string) string {
 	if len(listed) == 0 {
 		return "the plugin lists no operations"
 	}
-	return workflow.DidYouMean(op, listed)
+	return suggest.DidYouMean(op, listed)
 }
 
 // message is an error's text without the code and position a fault.Error adds, which the

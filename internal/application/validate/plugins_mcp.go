@@ -6,22 +6,16 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// ToolName is the name a plugin operation's tool takes: <plugin>_<operation>, with characters
-// the agent CLIs refuse in tool names mapped to '_' (as the plugin tool adapter names them).
-func ToolName(plugin, op string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '_'
-	}, plugin+"_"+op)
-}
+// ToolName is the name a plugin operation's tool takes (tool.PluginToolName, as the plugin tool
+// adapter names them).
+func ToolName(plugin, op string) string { return tool.PluginToolName(plugin, op) }
 
 // maxToolName is the longest tool name the agent CLIs accept.
-const maxToolName = 64
+const maxToolName = tool.MaxCLIToolName
 
 // isGlob reports whether an expose entry is a pattern (`*`, `get-*`) rather than a name.
 func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }

@@ -2,7 +2,7 @@ package tool
 
 import "context"
 
-// Confinement is what the kernel confined one call with (issue 12): it travels from the Bash
+// Confinement is what the kernel confined one call with (docs/decisions/0012-kernel-sandbox.md): it travels from the Bash
 // tool in its Result to the call's span, log line and activity record, so an audit shows which
 // calls ran sandboxed and under which policy.
 type Confinement struct {

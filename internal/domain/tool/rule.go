@@ -106,7 +106,7 @@ type RuleInput struct {
 	Declared    Declaration
 }
 
-// Decide applies the intent rule (DESIGN §5) to one call. The checks run in this order, and the
+// Decide applies the intent rule (docs/design.md#the-intent-rule) to one call. The checks run in this order, and the
 // first that fails decides:
 //
 //  1. the variant exists and the step allows it, and allows the tool itself (its CallWith);

@@ -68,6 +68,11 @@ type Definition struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 	Annotations Annotations     `json:"annotations"`
 	Source      Source          `json:"source"`
+	// FansOut marks a tool whose call spreads over every CPU it is given (Grep and Glob walk a
+	// tree with a worker each), so that a server pacing its CPUs between calls gives this one
+	// all of them at once. It is the provider's word, whatever name the agent calls the tool by
+	// (its own, or call_tool_* in split mode); it is never listed to the agent.
+	FansOut bool `json:"-"`
 }
 
 // Content is one block of a tool result. Text is the only kind awf's own tools produce; JSON

@@ -47,12 +47,32 @@ type Spec struct {
 	// OTelEnv carries the run's OTEL_* variables: some CLIs (codex) give their MCP servers only
 	// HOME, LANG, PATH and TERM, and tool-call spans must still reach the run's collector.
 	OTelEnv map[string]string
-	// Sandbox is how the kernel confines Bash (issue 12); the zero value means the defaults
+	// Sandbox is how the kernel confines Bash (docs/decisions/0012-kernel-sandbox.md); the zero value means the defaults
 	// (mode auto, network on).
 	Sandbox Sandbox
 	// Traceparent (W3C) makes the tool-call spans children of the step's span across the
 	// process boundary.
 	Traceparent string
+}
+
+// Binaries that serve a step's proxy: the slim one serves built-in tools; only awf links plugin
+// tools (the gRPC plugin host, MCP plugins declared in YAML) and span export (the OTLP
+// exporters).
+const (
+	SlimBinary = "awf-serve"
+	AWFBinary  = "awf"
+)
+
+// Binary is the binary that must serve the step: AWFBinary when it has plugin tools, OTel
+// variables to export spans with, or plugin commands still to resolve from its plugins file;
+// SlimBinary otherwise. The parent decides it from the Spec it writes, and writes the answer
+// into the config, so that the slim binary knows before reading the rest whether it may start
+// answering the client at once.
+func (s Spec) Binary() string {
+	if len(s.PluginTools) > 0 || len(s.OTelEnv) > 0 || s.PluginsFile != "" && s.PluginCommands == nil {
+		return AWFBinary
+	}
+	return SlimBinary
 }
 
 // PluginTools exposes operations of one declared plugin.
@@ -61,7 +81,7 @@ type PluginTools struct {
 	Expose []string
 }
 
-// Intent is how the intent rule applies to the step's calls (DESIGN §5).
+// Intent is how the intent rule applies to the step's calls (docs/design.md#the-intent-rule).
 type Intent struct {
 	// Split exposes retrieve_tools and call_tool_read/write/destructive instead of each tool.
 	Split bool
@@ -90,6 +110,7 @@ type Sandbox struct {
 	Mode     string // auto (also when empty), required or off
 	Network  bool
 	Writable []string // absolute, or relative to Root
+	Readable []string // hidden paths opened on purpose: "~/", $VAR, absolute or relative to Root
 }
 
 // DefaultSandbox is the sandbox of a step that says nothing.

@@ -28,7 +28,7 @@ import (
 
 // The golden files under testdata/ hold, byte for byte, the log lines, activity records and
 // span attributes that the calls of TestCallBytesArePinned produced before the per-call path
-// was optimised (issue 15). The router, the redacting log encoder and the activity encoder may
+// was optimised (docs/decisions/0015-performance-at-the-floor.md). The router, the redacting log encoder and the activity encoder may
 // be made cheaper; what they write may not change.
 
 const pinSecret = `Zq7-longValue/with+Symbols="9kLmN0pQ`

@@ -20,7 +20,10 @@ import (
 // fileConfig is the JSON file given to `awf mcp-serve --config`: the wire form of a
 // toolset.Spec. Unknown keys are rejected so a typo cannot leave a half-working server; a
 // missing intercept_builtins means true and a missing intent means the default rule.
+// serve_with, first, is the binary the parent chose (toolset.Spec.Binary); a config written by
+// hand may leave it out.
 type fileConfig struct {
+	ServeWith         string            `json:"serve_with,omitempty"`
 	RootDir           string            `json:"root_dir,omitempty"`
 	InterceptBuiltins *bool             `json:"intercept_builtins,omitempty"`
 	PluginTools       []filePluginTools `json:"plugin_tools,omitempty"`
@@ -46,6 +49,7 @@ type fileSandbox struct {
 	Mode     string   `json:"mode,omitempty"`
 	Network  *bool    `json:"network,omitempty"`
 	Writable []string `json:"writable"`
+	Readable []string `json:"readable,omitempty"`
 }
 
 type filePluginTools struct {
@@ -65,6 +69,7 @@ type fileIntent struct {
 func Encode(spec toolset.Spec) ([]byte, error) {
 	builtins, strict := spec.Builtins, spec.Intent.Strict
 	c := fileConfig{
+		ServeWith:         spec.Binary(),
 		RootDir:           spec.Root,
 		InterceptBuiltins: &builtins,
 		Intent: &fileIntent{Split: spec.Intent.Split, Allow: spec.Intent.Allow,
@@ -83,7 +88,7 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 	}
 	if sb := spec.Sandbox; sb.Mode != "" { // the zero value means the defaults: nothing to write
 		network := sb.Network
-		c.Sandbox = &fileSandbox{Mode: sb.Mode, Network: &network, Writable: append([]string{}, sb.Writable...)}
+		c.Sandbox = &fileSandbox{Mode: sb.Mode, Network: &network, Writable: append([]string{}, sb.Writable...), Readable: sb.Readable}
 	}
 	return json.MarshalIndent(c, "", "  ")
 }
@@ -91,6 +96,19 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 // Defaults is the toolset of an empty config (and of `awf mcp-serve` without --config): the
 // built-in tools over the current directory under the default intent rule.
 func Defaults() toolset.Spec { return fileConfig{}.spec() }
+
+// ServeWith is the binary the config's serve_with names, "" when it names none or the config
+// is not a JSON object. It decodes that one key, so that awf-serve can decide to answer the
+// client before the whole config is decoded and checked (Decode still checks the key).
+func ServeWith(data []byte) string {
+	var c struct {
+		ServeWith string `json:"serve_with"`
+	}
+	if json.Unmarshal(data, &c) != nil {
+		return ""
+	}
+	return c.ServeWith
+}
 
 // Decode reads a config strictly: unknown keys, trailing data and bad values are errors that say
 // which key is wrong.
@@ -140,6 +158,7 @@ func (c fileConfig) spec() toolset.Spec {
 			s.Sandbox.Network = *sb.Network
 		}
 		s.Sandbox.Writable = sb.Writable
+		s.Sandbox.Readable = sb.Readable
 	}
 	return s
 }
@@ -149,6 +168,11 @@ func (c fileConfig) builtins() bool { return c.InterceptBuiltins == nil || *c.In
 // validate checks values that JSON types alone cannot.
 func (c fileConfig) validate() error {
 	var problems []string
+	switch c.ServeWith {
+	case "", toolset.SlimBinary, toolset.AWFBinary:
+	default:
+		problems = append(problems, fmt.Sprintf("serve_with %q must be %s or %s", c.ServeWith, toolset.SlimBinary, toolset.AWFBinary))
+	}
 	if c.RootDir != "" && !filepath.IsAbs(c.RootDir) {
 		problems = append(problems, fmt.Sprintf("root_dir %q must be an absolute path", c.RootDir))
 	}

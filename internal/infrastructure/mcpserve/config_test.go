@@ -33,6 +33,9 @@ func TestDecode(t *testing.T) {
 		{"sandbox", `{"sandbox":{"mode":"required","network":false,"writable":["../cache"]}}`, ""},
 		{"sandbox bad mode", `{"sandbox":{"mode":"strict"}}`, `sandbox.mode "strict"`},
 		{"sandbox unknown key", `{"sandbox":{"net":false}}`, `unknown field "net"`},
+		{"served by awf-serve", `{"serve_with":"awf-serve"}`, ""},
+		{"served by awf", `{"serve_with":"awf","plugin_tools":[{"plugin":"x","expose":["y"]}]}`, ""},
+		{"served by another binary", `{"serve_with":"awf-lite"}`, `serve_with "awf-lite" must be awf-serve or awf`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -51,7 +54,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestSandboxRoundTrips(t *testing.T) {
-	spec := toolset.Spec{Builtins: true, Intent: toolset.DefaultIntent(), Sandbox: toolset.Sandbox{Mode: "required", Network: false, Writable: []string{"../cache"}}}
+	spec := toolset.Spec{Builtins: true, Intent: toolset.DefaultIntent(), Sandbox: toolset.Sandbox{Mode: "required", Network: false, Writable: []string{"../cache"}, Readable: []string{"~/.npmrc"}}}
 	b, err := Encode(spec)
 	if err != nil || !strings.Contains(string(b), `"sandbox": {`) || !strings.Contains(string(b), `"network": false`) {
 		t.Fatalf("Encode: %s %v", b, err)
@@ -151,6 +154,33 @@ func TestHandoffFiles(t *testing.T) {
 		}
 		if r, err := (Handoff{}).ReadReady(ctx, ready); err == nil {
 			t.Fatalf("ready record %s accepted: %+v", body, r)
+		}
+	}
+}
+
+// TestServeWithIsWhatTheParentWrote: the parent writes the binary it chose for the step into the
+// config, and awf-serve reads that one key before the rest.
+func TestServeWithIsWhatTheParentWrote(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		spec toolset.Spec
+		want string
+	}{
+		{"built-ins only", toolset.Spec{Builtins: true}, toolset.SlimBinary},
+		{"plugin tools", toolset.Spec{Builtins: true, PluginTools: []toolset.PluginTools{{Plugin: "n", Expose: []string{"g"}}}}, toolset.AWFBinary},
+		{"span export", toolset.Spec{Builtins: true, OTelEnv: map[string]string{"OTEL_TRACES_EXPORTER": "console"}}, toolset.AWFBinary},
+	} {
+		b, err := Encode(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ServeWith(b); got != tc.want {
+			t.Errorf("%s: ServeWith = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	for in, want := range map[string]string{``: "", `{}`: "", `not json`: "", `{"serve_with":"awf"}`: "awf", `{"root_dir":"/r","serve_with":"awf-serve"}`: "awf-serve"} {
+		if got := ServeWith([]byte(in)); got != want {
+			t.Errorf("ServeWith(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -8,14 +8,14 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
 )
 
-// sandboxOptions are the Bash sandbox settings of cfg (issue 12).
+// sandboxOptions are the Bash sandbox settings of cfg (docs/decisions/0012-kernel-sandbox.md).
 func sandboxOptions(cfg toolset.Spec) *builtins.SandboxOptions {
 	sb := cfg.Sandbox
 	if sb.Mode == "" {
 		sb = toolset.DefaultSandbox()
 	}
 	return &builtins.SandboxOptions{
-		Settings: sandbox.Settings{Mode: sb.Mode, Network: sb.Network, Writable: sb.Writable},
+		Settings: sandbox.Settings{Mode: sb.Mode, Network: sb.Network, Writable: sb.Writable, Readable: sb.Readable},
 		Allow:    cfg.Intent.Allow,
 	}
 }

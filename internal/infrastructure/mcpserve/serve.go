@@ -26,6 +26,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
+	"github.com/awf-dev/awf/internal/infrastructure/accel"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
@@ -45,15 +46,16 @@ type Deps struct {
 	// recorded with each tool call; 0 outside conversations.
 	Turn int
 	// BeginCall, when set, is called as each tool call starts, and what it returns as the call
-	// ends (procs.Pacer.Begin).
+	// ends (servetune.Pacer.Begin).
 	BeginCall func() (end func())
-	// BeginSearch, when set, replaces BeginCall for the built-in tools that walk the tree with a
-	// worker per P, Grep and Glob (procs.Pacer.BeginWide).
-	BeginSearch func() (end func())
+	// BeginFanOut, when set, is called besides BeginCall as a built-in tool whose definition
+	// fans out (tool.Definition.FansOut: Grep, Glob) starts, in direct and split mode alike
+	// (servetune.Pacer.BeginWide).
+	BeginFanOut func() (end func())
+	// Workers is how many goroutines Grep and Glob walk a tree with; 0 means GOMAXPROCS as the
+	// tools are built (builtins.Options.Workers).
+	Workers int
 }
-
-// searchTool reports the built-in tools that walk the tree with a worker per P.
-func searchTool(name string) bool { return name == "Grep" || name == "Glob" }
 
 // ReadyRecord is written to the config's ready_file once the server is about to serve. The step
 // that spawned the agent reads it to prove the proxy really ran.
@@ -79,7 +81,8 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 		if env == nil {
 			env = hideEnv(builtins.ScrubEnvKeeping(os.Environ(), cfg.EnvPassthrough), cfg.HideEnv, cfg.EnvPassthrough)
 		}
-		b, err := builtins.New(builtins.Options{Root: root, Env: env, Sandbox: sandboxOptions(cfg), Protected: protectedFiles(cfg)})
+		b, err := builtins.New(builtins.Options{Root: root, Env: env, Sandbox: sandboxOptions(cfg), Protected: protectedFiles(cfg),
+			Workers: deps.Workers, FanOut: deps.BeginFanOut})
 		if err != nil {
 			if fault.CodeOf(err) == fault.UserSandboxUnavailable {
 				return nil, err
@@ -131,7 +134,7 @@ func Serve(ctx context.Context, cfg toolset.Spec, deps Deps, r io.Reader, w io.W
 // Session is an MCP session served before its tools exist. Agent CLIs spawn mcp-serve per step
 // and wait for its tools/list; on this machine start-up is mostly first page faults, the
 // client's handshake costs the SDK about as many as decoding the config and building the tools
-// cost awf, so the two overlap (issue 15's cold start): the handshake (server/discover,
+// cost awf, so the two overlap (the docs/decisions/0015-performance-at-the-floor.md cold start): the handshake (server/discover,
 // initialize) is answered at once, and tools/list, tools/call and whatever follows them wait, in
 // order, until the tools are in (mcpserver.Server.Hold).
 type Session struct {
@@ -203,8 +206,18 @@ func newServer(version string) *mcpserver.Server {
 		Version:      version,
 		Instructions: "Tools served by awf. Every call is checked against the step's intent rules and recorded.",
 		// Protocol-level trouble (a panicking handler) goes to stderr, which agent CLIs show.
-		Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Accelerators: accelerators(),
 	})
+}
+
+// accelerators are the shortcuts of pkg/mcpserver the environment leaves on (see package accel).
+func accelerators() mcpserver.Accelerators {
+	var a mcpserver.Accelerators
+	if accel.On(accel.MCPDirect) {
+		a |= mcpserver.AccelDirect
+	}
+	return a
 }
 
 // withLogger gives deps a logger that discards when it has none.
@@ -256,9 +269,6 @@ func announce(cfg toolset.Spec, deps Deps, names []string) error {
 // the conversation turn when there is one.
 func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, deps Deps) mcpserver.Handler {
 	turn, begin := deps.Turn, deps.BeginCall
-	if deps.BeginSearch != nil && searchTool(name) {
-		begin = deps.BeginSearch
-	}
 	return func(ctx context.Context, args json.RawMessage) (*mcpserver.Result, error) {
 		if begin != nil {
 			defer begin()()

@@ -26,7 +26,7 @@ import (
 
 // rawClient drives an in-process Serve with pre-built request lines and reads the answers with
 // one bufio.Reader, matching them to callers by id without decoding them, so what the benchmark
-// allocates and spends is the server's own (issue 15: the per-call cost of the proxy).
+// allocates and spends is the server's own (docs/decisions/0015-performance-at-the-floor.md: the per-call cost of the proxy).
 type rawClient struct {
 	wmu  sync.Mutex
 	w    io.Writer
@@ -132,7 +132,7 @@ func benchServeRaw(b *testing.B, floor, modern bool, inFlight int) {
 	if floor {
 		go func() { serveFloor(ctx, inR, outW); close(served) }()
 	} else {
-		// What the serve command sets (cmd/internal/servecmd).
+		// What awf-serve's runtime tuning sets (servetune, on by default).
 		defer debug.SetGCPercent(debug.SetGCPercent(300))
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(20 << 20))
 		red := redact.New(os.Environ())

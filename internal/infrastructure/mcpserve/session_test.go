@@ -98,7 +98,7 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 		Sandbox: toolset.Sandbox{Mode: "off"}}
 	var begun, ended, searched atomic.Int32
 	deps := Deps{BeginCall: func() func() { begun.Add(1); return func() { ended.Add(1) } },
-		BeginSearch: func() func() { searched.Add(1); return func() { ended.Add(1) } }}
+		BeginFanOut: func() func() { searched.Add(1); return func() { ended.Add(1) } }}
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ctx, cfg, deps) }()
 	m := c.next(5 * time.Second)
@@ -120,8 +120,8 @@ func TestSessionAnswersTheHandshakeBeforeItsTools(t *testing.T) {
 	if m := c.next(5 * time.Second); m["id"] != float64(4) || m["result"] == nil {
 		t.Fatalf("Glob: %v", m)
 	}
-	if begun.Load() != 1 || searched.Load() != 1 || ended.Load() != 2 {
-		t.Fatalf("a Glob begins with BeginSearch: begun %d, searched %d, ended %d", begun.Load(), searched.Load(), ended.Load())
+	if begun.Load() != 2 || searched.Load() != 1 || ended.Load() != 3 {
+		t.Fatalf("a Glob begins with BeginCall and BeginFanOut: begun %d, fanned out %d, ended %d", begun.Load(), searched.Load(), ended.Load())
 	}
 	_ = inW.Close()
 	select {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -72,7 +73,7 @@ func (r Repository) calleeNotFound(from, name string) error {
 	hint := "there are no workflows in " + where
 	if len(names) > 0 {
 		hint = "available workflows: " + strings.Join(names, ", ")
-		if s := workflow.Suggest(name, names); s != "" {
+		if s := suggest.Closest(name, names); s != "" {
 			hint = "did you mean '" + s + "'? " + hint
 		}
 	}

@@ -6,13 +6,16 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+
+	"github.com/awf-dev/awf/internal/infrastructure/strictyaml"
 )
 
-// The schema of a workflow file (DESIGN §3). State keys live in the domain, which also decides
+// The schema of a workflow file (docs/design.md#workflow-schema). State keys live in the domain, which also decides
 // which state types accept them.
 var (
-	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "inputs", "outputs", "hooks", "states"}
+	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "shell", "inputs", "outputs", "hooks", "states"}
 	inputKeys = []string{"name", "type", "required", "default", "description", "validation"}
 )
 
@@ -26,9 +29,9 @@ func newPosMaps() posMaps {
 }
 
 func (l *loader) record(m posMaps, path string, k, v *yaml.Node) {
-	m.keys[path] = l.pos(k)
+	m.keys[path] = l.Pos(k)
 	if v != nil {
-		m.values[path] = l.pos(v)
+		m.values[path] = l.Pos(v)
 	}
 }
 
@@ -45,36 +48,39 @@ func copyInto(dst, src posMaps, prefix string) {
 // workflow decodes the root mapping of the file.
 func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 	pm := newPosMaps()
-	w := &workflow.Workflow{File: l.file, States: map[string]*workflow.State{}, Pos: pm.keys, ValuePos: pm.values}
+	w := &workflow.Workflow{File: l.File, States: map[string]*workflow.State{}, Pos: pm.keys, ValuePos: pm.values}
 	top := block{"the workflow", "`name: review` followed by `states:`", topKeys, fault.UserWorkflowUnknownKey, "at the top level"}
 	l.fields(root, top, pm, "", func(e entry) {
-		switch e.key {
+		switch e.Key {
 		case "name":
-			w.Name = l.str(e.v, "name")
+			w.Name = l.str(e.V, "name")
 		case "description":
-			w.Description = l.str(e.v, "description")
+			w.Description = l.str(e.V, "description")
 		case "version":
-			w.Version = l.str(e.v, "version")
+			w.Version = l.str(e.V, "version")
 		case "author":
-			w.Author = l.str(e.v, "author")
+			w.Author = l.str(e.V, "author")
+		case "shell":
+			w.Shell = l.str(e.V, "shell")
 		case "tags":
-			w.Tags, _, _ = l.strList(e.v, "tags", "`tags: [review, go]`")
+			w.Tags, _, _ = l.strList(e.V, "tags", "`tags: [review, go]`")
 		case "env":
 			var pos []fault.Position
-			w.Env, pos, _ = l.strList(e.v, "env", "`env: [GITHUB_TOKEN]`")
+			w.Env, pos, _ = l.strList(e.V, "env", "`env: [GITHUB_TOKEN]`")
 			for i, p := range pos {
 				pm.values[fmt.Sprintf("env[%d]", i)] = p
 			}
 		case "inputs":
-			l.inputs(w, pm, e.v)
+			l.inputs(w, pm, e.V)
 		case "hooks":
-			w.Hooks = l.workflowHooks(e.v, pm)
+			w.Hooks = l.workflowHooks(e.V, pm)
 		case "outputs":
-			l.outputs(w, pm, e.v)
+			l.outputs(w, pm, e.V)
 		case "states":
 			l.states(w, pm, e)
 		}
 	})
+	w.ApplyShell()
 	return w
 }
 
@@ -83,23 +89,23 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 	for i, item := range items {
 		path := fmt.Sprintf("inputs[%d]", i)
 		l.record(pm, path, item, item)
-		in := workflow.Input{Type: workflow.InputString, Pos: l.pos(item)}
+		in := workflow.Input{Type: workflow.InputString, Pos: l.Pos(item)}
 		var def, rules *yaml.Node
 		b := block{fmt.Sprintf("input #%d", i+1), "`- name: target`", inputKeys, fault.UserWorkflowUnknownKey, "in an input"}
 		l.fields(item, b, pm, path+".", func(e entry) {
-			switch e.key {
+			switch e.Key {
 			case "name":
-				in.Name = l.str(e.v, "the input name")
+				in.Name = l.str(e.V, "the input name")
 			case "type":
-				in.Type = workflow.InputType(l.str(e.v, "the input type"))
+				in.Type = workflow.InputType(l.str(e.V, "the input type"))
 			case "required":
-				in.Required = l.boolean(e.v, "required", false)
+				in.Required = l.boolean(e.V, "required", false)
 			case "default":
-				def = e.v
+				def = e.V
 			case "description":
-				in.Description = l.str(e.v, "the input description")
+				in.Description = l.str(e.V, "the input description")
 			case "validation":
-				rules = e.v
+				rules = e.V
 			}
 		})
 		if def != nil {
@@ -116,8 +122,8 @@ func (l *loader) inputs(w *workflow.Workflow, pm posMaps, n *yaml.Node) {
 // `default: 8080` works); otherwise the YAML type is kept and validation compares it with the
 // declared type.
 func (l *loader) inputDefault(t workflow.InputType, n *yaml.Node, path string) any {
-	r := l.resolve(n)
-	if isNull(r) {
+	r := l.Resolve(n)
+	if strictyaml.IsNull(r) {
 		return nil
 	}
 	if (t == workflow.InputString || t == "") && r.Kind == yaml.ScalarNode {
@@ -128,21 +134,21 @@ func (l *loader) inputDefault(t workflow.InputType, n *yaml.Node, path string) a
 
 // states decodes the `states:` mapping: `initial:` and one entry per state.
 func (l *loader) states(w *workflow.Workflow, pm posMaps, states entry) {
-	entries, ok := l.mapping(states.v, "states", "`states: {initial: build, build: {...}}`")
+	entries, ok := l.Mapping(states.V, "states", "`states: {initial: build, build: {...}}`")
 	if !ok {
-		l.hush(states.k) // "no states" would only repeat it
+		l.hush(states.K) // "no states" would only repeat it
 	}
 	for _, e := range entries {
-		path := "states." + e.key
-		l.record(pm, path, e.k, e.v)
-		if e.key == "initial" {
-			if r := l.resolve(e.v); r != nil && r.Kind == yaml.MappingNode {
-				l.invalid(e.k, "rename this state, and set `initial: <its new name>`",
+		path := "states." + e.Key
+		l.record(pm, path, e.K, e.V)
+		if e.Key == "initial" {
+			if r := l.Resolve(e.V); r != nil && r.Kind == yaml.MappingNode {
+				l.Invalid(e.K, "rename this state, and set `initial: <its new name>`",
 					"`initial` names the first state; it cannot be a state itself")
-				l.hush(e.v) // where "no initial state" would be reported
+				l.hush(e.V) // where "no initial state" would be reported
 				continue
 			}
-			w.Initial = l.str(e.v, "states.initial")
+			w.Initial = l.str(e.V, "states.initial")
 			continue
 		}
 		s, spm, hidden := l.state(e)
@@ -161,42 +167,42 @@ func (l *loader) states(w *workflow.Workflow, pm posMaps, states entry) {
 func (l *loader) state(e entry) (*workflow.State, posMaps, *workflow.State) {
 	var hidden *workflow.State
 	spm := newPosMaps()
-	s := &workflow.State{Name: e.key, Pos: l.pos(e.k), KeyPos: spm.keys, ValuePos: spm.values}
-	es, ok := l.mapping(e.v, fmt.Sprintf("state %q", e.key), fmt.Sprintf("`%s: {type: command, command: make, on_success: done}`", e.key))
+	s := &workflow.State{Name: e.Key, Pos: l.Pos(e.K), KeyPos: spm.keys, ValuePos: spm.values}
+	es, ok := l.Mapping(e.V, fmt.Sprintf("state %q", e.Key), fmt.Sprintf("`%s: {type: command, command: make, on_success: done}`", e.Key))
 	if !ok {
-		l.hush(e.k) // a state that is not a mapping has no type, no transitions…
+		l.hush(e.K) // a state that is not a mapping has no type, no transitions…
 	}
 	for _, f := range es {
-		if f.key == "type" {
-			s.Type, _ = workflow.ParseStateType(l.str(f.v, "type"))
+		if f.Key == "type" {
+			s.Type, _ = workflow.ParseStateType(l.str(f.V, "type"))
 		}
 	}
 	specs := newStateSpecs(s.Type)
 	all := workflow.StateKeys("")
 	for _, f := range es {
-		if !contains(all, f.key) {
+		if !contains(all, f.Key) {
 			l.unknownStateKey(s, f)
 			continue
 		}
-		l.record(spm, f.key, f.k, f.v)
-		switch f.key {
+		l.record(spm, f.Key, f.K, f.V)
+		switch f.Key {
 		case "type":
 		case "description":
-			s.Description = l.str(f.v, "description")
+			s.Description = l.str(f.V, "description")
 		case "timeout":
-			s.Timeout = l.timeout(f.v)
+			s.Timeout = l.timeout(f.V)
 		case "on_success":
-			s.OnSuccess = l.str(f.v, "on_success")
+			s.OnSuccess = l.str(f.V, "on_success")
 		case "on_failure":
-			s.OnFailure, hidden = l.onFailure(s, f.v, spm)
+			s.OnFailure, hidden = l.onFailure(s, f.V, spm)
 		case "hooks":
-			s.Hooks = l.stepHooks(f.v, spm)
+			s.Hooks = l.stepHooks(f.V, spm)
 		case "transitions":
-			s.Transitions = l.transitions(f.v, spm)
+			s.Transitions = l.transitions(f.V, spm)
 		case "retry":
-			s.Retry = l.retry(f.v, spm)
+			s.Retry = l.retry(f.V, spm)
 		default:
-			l.specKey(specs.owner(f.key), f, spm)
+			l.specKey(specs.owner(f.Key), f, spm)
 		}
 	}
 	s.Spec = specs.result()
@@ -234,40 +240,42 @@ func (l *loader) specKey(spec workflow.Spec, f entry, spm posMaps) {
 }
 
 func (l *loader) commandKey(c *workflow.CommandSpec, f entry, spm posMaps) {
-	switch f.key {
+	switch f.Key {
 	case "command":
-		c.Command = l.str(f.v, "command")
+		c.Command = l.str(f.V, "command")
 	case "script_file":
-		c.ScriptFile = l.str(f.v, "script_file")
+		c.ScriptFile = l.str(f.V, "script_file")
 	case "continue_on_error":
-		c.ContinueOnError = l.boolean(f.v, "continue_on_error", false)
+		c.ContinueOnError = l.boolean(f.V, "continue_on_error", false)
 	case "capture":
-		c.Capture = l.capture(f.v, spm)
+		c.Capture = l.capture(f.V, spm)
 	case "dir":
-		c.Dir = l.str(f.v, "dir")
+		c.Dir = l.str(f.V, "dir")
+	case "shell":
+		c.Shell = l.str(f.V, "shell")
 	}
 }
 
 func (l *loader) agentKey(a *workflow.AgentSpec, f entry, spm posMaps) {
-	switch f.key {
+	switch f.Key {
 	case "provider":
-		a.Provider = l.str(f.v, "provider")
+		a.Provider = l.str(f.V, "provider")
 	case "prompt":
-		a.Prompt = l.str(f.v, "prompt")
+		a.Prompt = l.str(f.V, "prompt")
 	case "prompt_file":
-		a.PromptFile = l.str(f.v, "prompt_file")
+		a.PromptFile = l.str(f.V, "prompt_file")
 	case "options":
-		a.Options = l.options(f.v, spm)
+		a.Options = l.options(f.V, spm)
 	case "dir":
-		a.Dir = l.str(f.v, "dir")
+		a.Dir = l.str(f.V, "dir")
 	case "system_prompt":
-		a.SystemPrompt = l.str(f.v, "system_prompt")
+		a.SystemPrompt = l.str(f.V, "system_prompt")
 	case "output_format":
-		a.OutputFormat = l.str(f.v, "output_format")
+		a.OutputFormat = l.str(f.V, "output_format")
 	case "mode":
-		a.Mode = l.str(f.v, "mode")
+		a.Mode = l.str(f.V, "mode")
 	case "conversation":
-		a.Conversation = l.conversation(f.v, spm)
+		a.Conversation = l.conversation(f.V, spm)
 	case "mcp_proxy":
 		m, mpm := l.proxy(f)
 		a.MCPProxy = m
@@ -276,11 +284,11 @@ func (l *loader) agentKey(a *workflow.AgentSpec, f entry, spm posMaps) {
 }
 
 func (l *loader) terminalKey(t *workflow.TerminalSpec, f entry) {
-	switch f.key {
+	switch f.Key {
 	case "status":
-		t.Status = workflow.TerminalStatus(l.str(f.v, "status"))
+		t.Status = workflow.TerminalStatus(l.str(f.V, "status"))
 	case "message":
-		t.Message = l.str(f.v, "message")
+		t.Message = l.str(f.V, "message")
 	}
 }
 
@@ -288,14 +296,14 @@ func (l *loader) terminalKey(t *workflow.TerminalSpec, f entry) {
 // the state's own type first, so `comand` on a command state says `command`.
 func (l *loader) unknownStateKey(s *workflow.State, f entry) {
 	where := fmt.Sprintf("in state %q", s.Name)
-	if f.key == "call_workflow" {
-		l.ds.Errorf(l.pos(f.k), fault.UserWorkflowUnknownKey,
+	if f.Key == "call_workflow" {
+		l.Diags.Errorf(l.Pos(f.K), fault.UserWorkflowUnknownKey,
 			"write `type: call_workflow` with `workflow:`, `inputs:` and `outputs:` directly in the state",
-			"unknown key %q %s", f.key, where)
+			"unknown key %q %s", f.Key, where)
 		return
 	}
 	own := workflow.StateKeys(s.Type)
-	if workflow.Suggest(f.key, own) != "" {
+	if suggest.Closest(f.Key, own) != "" {
 		l.unknownKey(f, fault.UserWorkflowUnknownKey, where, own)
 		return
 	}
@@ -303,12 +311,12 @@ func (l *loader) unknownStateKey(s *workflow.State, f entry) {
 }
 
 func (l *loader) options(n *yaml.Node, spm posMaps) map[string]any {
-	r := l.resolve(n)
-	if isNull(r) {
+	r := l.Resolve(n)
+	if strictyaml.IsNull(r) {
 		return nil
 	}
 	if r.Kind != yaml.MappingNode {
-		l.invalid(n, "write it as a mapping, e.g. `options: {model: sonnet}`", "options must be a mapping, got %s", kindName(r))
+		l.Invalid(n, "write it as a mapping, e.g. `options: {model: sonnet}`", "options must be a mapping, got %s", strictyaml.KindName(r))
 		return nil
 	}
 	v, _ := l.value(n, "options", 0, func(path string, k, v *yaml.Node) { l.record(spm, path, k, v) }).(map[string]any)
@@ -338,11 +346,11 @@ func (l *loader) transitions(n *yaml.Node, pm posMaps) []workflow.Transition {
 		var tr workflow.Transition
 		b := block{fmt.Sprintf("transition #%d", i+1), "`- when: 'states.test.ExitCode == 0'`", transitionKeys, fault.UserWorkflowUnknownKey, "in a transition"}
 		l.fields(item, b, pm, path+".", func(e entry) {
-			switch e.key {
+			switch e.Key {
 			case "when":
-				tr.When = l.str(e.v, "when")
+				tr.When = l.str(e.V, "when")
 			case "goto":
-				tr.Goto = l.str(e.v, "goto")
+				tr.Goto = l.str(e.V, "goto")
 			}
 		})
 		out = append(out, tr)

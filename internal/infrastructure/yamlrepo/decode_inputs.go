@@ -7,6 +7,8 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+
+	"github.com/awf-dev/awf/internal/infrastructure/strictyaml"
 )
 
 // ruleKeys are the keys of an input's `validation:` block, as the reference awf names them.
@@ -16,26 +18,26 @@ var ruleKeys = []string{"pattern", "enum", "min", "max", "file_exists", "file_ex
 // value and extension is written under path ("inputs[0].validation"). Whether the rules fit the
 // input's type is the domain validator's to say; here only their shapes are read.
 func (l *loader) inputRules(t workflow.InputType, n *yaml.Node, pm posMaps, path string) *workflow.InputRules {
-	if isNull(l.resolve(n)) {
+	if strictyaml.IsNull(l.Resolve(n)) {
 		return nil
 	}
 	r := &workflow.InputRules{}
 	b := block{"validation", "`validation: {pattern: '^v[0-9]+$'}`", ruleKeys, fault.UserWorkflowUnknownKey, "in an input's validation"}
 	l.fields(n, b, pm, path+".", func(e entry) {
-		switch e.key {
+		switch e.Key {
 		case "pattern":
-			r.Pattern = l.str(e.v, "validation pattern")
+			r.Pattern = l.str(e.V, "validation pattern")
 		case "enum":
-			r.Enum = l.enum(t, e.v, pm, path+".enum")
+			r.Enum = l.enum(t, e.V, pm, path+".enum")
 		case "min":
-			r.Min = l.bound(e.v, "min")
+			r.Min = l.bound(e.V, "min")
 		case "max":
-			r.Max = l.bound(e.v, "max")
+			r.Max = l.bound(e.V, "max")
 		case "file_exists":
-			r.FileExists = l.boolean(e.v, "file_exists", false)
+			r.FileExists = l.boolean(e.V, "file_exists", false)
 		case "file_extension":
 			var pos []fault.Position
-			r.FileExtension, pos, _ = l.strList(e.v, "file_extension", "`file_extension: [.yaml, .yml]`")
+			r.FileExtension, pos, _ = l.strList(e.V, "file_extension", "`file_extension: [.yaml, .yml]`")
 			for i, p := range pos {
 				pm.values[fmt.Sprintf("%s.file_extension[%d]", path, i)] = p
 			}
@@ -55,10 +57,10 @@ func (l *loader) enum(t workflow.InputType, n *yaml.Node, pm posMaps, path strin
 	out := make([]any, 0, len(items))
 	for i, it := range items {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		pm.values[p] = l.pos(it)
-		r := l.resolve(it)
+		pm.values[p] = l.Pos(it)
+		r := l.Resolve(it)
 		textual := t == "" || t == workflow.InputString || t == workflow.InputArray
-		if textual && r != nil && r.Kind == yaml.ScalarNode && !isNull(r) {
+		if textual && r != nil && r.Kind == yaml.ScalarNode && !strictyaml.IsNull(r) {
 			out = append(out, r.Value)
 			continue
 		}
@@ -69,7 +71,7 @@ func (l *loader) enum(t workflow.InputType, n *yaml.Node, pm posMaps, path strin
 
 // bound reads min or max: an integer or a decimal number.
 func (l *loader) bound(n *yaml.Node, what string) any {
-	r := l.resolve(n)
+	r := l.Resolve(n)
 	if r != nil && r.Kind == yaml.ScalarNode && (r.Tag == "!!int" || r.Tag == "!!float") {
 		if v := scalar(r); v != nil {
 			if _, isText := v.(string); !isText {
@@ -79,8 +81,8 @@ func (l *loader) bound(n *yaml.Node, what string) any {
 	}
 	got := "nothing"
 	if r != nil {
-		got = kindName(r)
+		got = strictyaml.KindName(r)
 	}
-	l.invalid(n, "write a number without quotes, e.g. `"+what+": 10`", "%s must be a number, got %s", what, got)
+	l.Invalid(n, "write a number without quotes, e.g. `"+what+": 10`", "%s must be a number, got %s", what, got)
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// sandboxKeys are the keys of mcp_proxy.sandbox (issue 12).
-var sandboxKeys = []string{"mode", "network", "writable"}
+// sandboxKeys are the keys of mcp_proxy.sandbox (docs/decisions/0012-kernel-sandbox.md).
+var sandboxKeys = []string{"mode", "network", "writable", "readable"}
 
 // sandboxModes are the values of mcp_proxy.sandbox.mode.
 var sandboxModes = []string{"auto", "required", "off"}
@@ -22,23 +22,25 @@ var sandboxModes = []string{"auto", "required", "off"}
 func (l *loader) sandbox(n *yaml.Node, pm posMaps, s *workflow.SandboxSettings) {
 	b := block{"mcp_proxy.sandbox", "`sandbox: {mode: auto, network: false}`", sandboxKeys, fault.UserSandboxInvalid, "in mcp_proxy.sandbox"}
 	l.fields(n, b, pm, "sandbox.", func(f entry) {
-		switch f.key {
+		switch f.Key {
 		case "mode":
-			s.Mode = l.str(f.v, "sandbox.mode")
+			s.Mode = l.str(f.V, "sandbox.mode")
 			if !contains(sandboxModes, s.Mode) {
-				l.ds.Errorf(l.pos(f.v), fault.UserSandboxInvalid, "write auto, required or off",
+				l.Diags.Errorf(l.Pos(f.V), fault.UserSandboxInvalid, "write auto, required or off",
 					"mcp_proxy.sandbox.mode %q is not a mode", s.Mode)
 				s.Mode = "auto"
 			}
 		case "network":
-			s.Network = l.boolean(f.v, "sandbox.network", true)
+			s.Network = l.boolean(f.V, "sandbox.network", true)
 		case "writable":
-			paths, pos, _ := l.strList(f.v, "sandbox.writable", "`writable: [../build-cache]`")
+			paths, pos, _ := l.strList(f.V, "sandbox.writable", "`writable: [../build-cache]`")
 			s.Writable = paths
 			for j, p := range pos {
 				pm.keys[fmt.Sprintf("sandbox.writable[%d]", j)] = p
 				pm.values[fmt.Sprintf("sandbox.writable[%d]", j)] = p
 			}
+		case "readable":
+			s.Readable, _, _ = l.strList(f.V, "sandbox.readable", "`readable: [~/.npmrc]`")
 		}
 	})
 }
@@ -51,7 +53,7 @@ func (l *loader) checkWritable(a *workflow.AgentSpec) {
 	if a.MCPProxy == nil || len(a.MCPProxy.Sandbox.Writable) == 0 || strings.Contains(a.Dir, "{{") {
 		return
 	}
-	base := projectRoot(l.file)
+	base := projectRoot(l.File)
 	if a.Dir != "" {
 		if filepath.IsAbs(a.Dir) {
 			base = a.Dir
@@ -68,7 +70,7 @@ func (l *loader) checkWritable(a *workflow.AgentSpec) {
 			path = filepath.Join(base, path)
 		}
 		if _, err := os.Stat(path); err != nil {
-			l.ds.Errorf(a.MCPProxy.ValuePos[fmt.Sprintf("sandbox.writable[%d]", i)], fault.UserSandboxInvalid,
+			l.Diags.Errorf(a.MCPProxy.ValuePos[fmt.Sprintf("sandbox.writable[%d]", i)], fault.UserSandboxInvalid,
 				"create it first, or remove it from mcp_proxy.sandbox.writable",
 				"mcp_proxy.sandbox.writable path %q does not exist (resolved to %s)", w, path)
 		}

@@ -45,12 +45,12 @@ func TestSandboxBlock(t *testing.T) {
 		}
 		return w, strings.Join(out, "\n")
 	}
-	w, ds := load("      sandbox: {mode: required, network: false, writable: [cache, " + project + "]}\n")
+	w, ds := load("      sandbox: {mode: required, network: false, writable: [cache, " + project + "], readable: [~/.npmrc]}\n")
 	if ds != "" {
 		t.Fatalf("diagnostics: %s", ds)
 	}
 	got := w.States["a"].Agent().MCPProxy.Sandbox
-	if want := (workflow.SandboxSettings{Mode: "required", Network: false, Writable: []string{"cache", project}}); !reflect.DeepEqual(got, want) {
+	if want := (workflow.SandboxSettings{Mode: "required", Network: false, Writable: []string{"cache", project}, Readable: []string{"~/.npmrc"}}); !reflect.DeepEqual(got, want) {
 		t.Fatalf("sandbox = %+v", got)
 	}
 	w, ds = load("")

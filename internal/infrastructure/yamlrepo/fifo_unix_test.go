@@ -12,7 +12,7 @@ import (
 	"github.com/awf-dev/awf/tests/testkit"
 )
 
-// TestLoadFIFO checks that a named pipe is refused instead of blocking forever (DESIGN §10).
+// TestLoadFIFO checks that a named pipe is refused instead of blocking forever (docs/design.md#pitfalls).
 func TestLoadFIFO(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "pipe.yaml")
 	if err := syscall.Mkfifo(p, 0o600); err != nil {

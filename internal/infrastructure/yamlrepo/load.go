@@ -9,14 +9,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/workflow"
+
+	"github.com/awf-dev/awf/internal/infrastructure/strictyaml"
 )
 
 // MaxFileSize bounds what Load reads. Workflows are hand-written; anything larger is a mistake
@@ -81,13 +80,13 @@ func readFile(path string) ([]byte, error) {
 // Parse decodes workflow YAML held in memory, as Load does for a file; file is used only in
 // positions. It never fails: every problem is a diagnostic, and the workflow is never nil.
 func Parse(file string, data []byte) (*workflow.Workflow, fault.Diagnostics) {
-	l := &loader{file: file}
+	l := &loader{Reader: strictyaml.Reader{File: file, Code: fault.UserWorkflowInvalidValue}}
 	root, ok := l.document(data)
 	if !ok {
-		return &workflow.Workflow{File: file, States: map[string]*workflow.State{}}, finish(l.ds, nil, nil)
+		return &workflow.Workflow{File: file, States: map[string]*workflow.State{}}, finish(l.Diags, nil, nil)
 	}
 	w := l.workflow(root)
-	return w, finish(l.ds, workflow.Validate(w), l.hushed)
+	return w, finish(l.Diags, workflow.Validate(w), l.hushed)
 }
 
 // document parses data and returns the root mapping of its single document. It reports why
@@ -98,76 +97,32 @@ func (l *loader) document(data []byte) (*yaml.Node, bool) {
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			l.ds.Errorf(fault.Position{File: l.file, Line: 1, Column: 1}, fault.UserWorkflowEmpty,
+			l.Diags.Errorf(fault.Position{File: l.File, Line: 1, Column: 1}, fault.UserWorkflowEmpty,
 				"start with `name: <workflow>` and a `states:` map", "workflow file is empty")
 		} else {
-			l.syntax(err, data)
+			l.Syntax(err, data)
 		}
 		return nil, false
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
-		l.ds.Errorf(l.pos(&next), fault.UserWorkflowInvalidValue, "keep one workflow per file and remove the `---` separator",
+		l.Diags.Errorf(l.Pos(&next), fault.UserWorkflowInvalidValue, "keep one workflow per file and remove the `---` separator",
 			"the file holds more than one YAML document")
 	case !errors.Is(err, io.EOF):
-		l.syntax(err, data)
+		l.Syntax(err, data)
 	}
 	if len(doc.Content) == 0 {
 		return nil, false
 	}
 	root := doc.Content[0]
-	l.duplicates(root)
-	if r := l.resolve(root); r == nil || r.Kind != yaml.MappingNode {
-		l.invalid(root, "start with `name: <workflow>` and a `states:` map",
-			"a workflow file must be a mapping of keys, got %s", kindName(r))
+	l.Duplicates(root)
+	if r := l.Resolve(root); r == nil || r.Kind != yaml.MappingNode {
+		l.Invalid(root, "start with `name: <workflow>` and a `states:` map",
+			"a workflow file must be a mapping of keys, got %s", strictyaml.KindName(r))
 		return nil, false
 	}
 	return root, true
-}
-
-var (
-	yamlLineRE    = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
-	yamlAnchorRE  = regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`)
-	yamlErrPrefix = "yaml: "
-)
-
-// syntax turns a yaml.v3 parse error into a diagnostic. yaml.v3 reports a line but no column,
-// so the column is 1; when it reports no line the problem is on the first one. An unknown
-// anchor is located in the text, since yaml.v3 does not say where the alias is.
-func (l *loader) syntax(err error, data []byte) {
-	msg := err.Error()
-	pos := fault.Position{File: l.file, Line: 1, Column: 1}
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		pos.Line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-	} else if m := yamlAnchorRE.FindStringSubmatch(msg); m != nil {
-		if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
-			pos.Line = 1 + bytes.Count(data[:i], []byte("\n"))
-			pos.Column = 1 + i - (bytes.LastIndexByte(data[:i], '\n') + 1)
-		}
-		msg = strings.TrimPrefix(msg, yamlErrPrefix)
-	} else {
-		msg = strings.TrimPrefix(msg, yamlErrPrefix)
-	}
-	l.ds.Errorf(pos, fault.UserYAMLSyntax, syntaxHint(msg), "invalid YAML: %s", msg)
-}
-
-// syntaxHint gives the usual fix for the commonest YAML mistakes.
-func syntaxHint(msg string) string {
-	switch {
-	case strings.Contains(msg, "tab character"):
-		return "indent with spaces, not tabs"
-	case strings.Contains(msg, "cannot start any token"):
-		return "indent with spaces, not tabs, and quote values that start with @ or `"
-	case strings.Contains(msg, "mapping values are not allowed"):
-		return "quote values that contain `: `, and check the indentation of this line"
-	case strings.Contains(msg, "did not find expected key"):
-		return "check the indentation: keys of one mapping must start in the same column"
-	case strings.Contains(msg, "unknown anchor"):
-		return "define the anchor (&name) before using the alias (*name)"
-	}
-	return "check the indentation and quoting around this line"
 }
 
 // finish merges structural and semantic diagnostics. A semantic diagnostic at the exact place

@@ -24,7 +24,7 @@ func loadValid(t *testing.T, name string) (*workflow.Workflow, string) {
 	return w, path
 }
 
-// TestLoadDesignExample loads the example of DESIGN §3 and checks the model and the positions
+// TestLoadDesignExample loads the example of docs/design.md#workflow-schema and checks the model and the positions
 // later validators (plugins, providers) point at.
 func TestLoadDesignExample(t *testing.T) {
 	w, path := loadValid(t, "review.yaml")

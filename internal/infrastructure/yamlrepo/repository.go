@@ -10,6 +10,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -114,7 +115,7 @@ func (r Repository) notFound(name, msg string) error {
 		hint = "there are no workflows in " + r.Dir() + "; create " + filepath.Join(r.Dir(), nonEmpty(name, "<name>")+".yaml") + " or give the path of a workflow file"
 	default:
 		hint = "available workflows: " + strings.Join(names, ", ")
-		if s := workflow.Suggest(name, names); s != "" {
+		if s := suggest.Closest(name, names); s != "" {
 			hint = "did you mean '" + s + "'? " + hint
 		}
 	}

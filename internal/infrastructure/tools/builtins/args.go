@@ -21,7 +21,7 @@ func (e *argError) Error() string { return e.msg }
 func argErrorf(format string, a ...any) error { return &argError{msg: fmt.Sprintf(format, a...)} }
 
 // decodeArgs decodes a tool's JSON arguments into dst, a pointer to a struct whose fields carry
-// `json:"name"` tags. It is stricter than encoding/json on purpose (DESIGN §10: a string timeout
+// `json:"name"` tags. It is stricter than encoding/json on purpose (docs/design.md#pitfalls: a string timeout
 // once meant no timeout): the arguments must be one JSON object; every key must be a declared
 // name, spelled exactly (encoding/json would accept "FILE_PATH"); each required name must be
 // present and not null; every value must have the declared type (an integer must be a whole

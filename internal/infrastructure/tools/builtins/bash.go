@@ -103,7 +103,7 @@ func (p *Provider) runShell(ctx context.Context, command string, timeout time.Du
 		pr  *os.File
 	)
 	if conf != nil && conf.Enforced {
-		sp, cleanup, err := p.sbx.start(conf, p.root.root, shell, command, p.env)
+		sp, cleanup, err := p.sbx.start(conf, p.root.Path(), shell, command, p.env)
 		if err != nil {
 			return "", -1, fmt.Errorf("the sandbox could not be prepared, so the command did not run: %v", err)
 		}
@@ -112,7 +112,7 @@ func (p *Provider) runShell(ctx context.Context, command string, timeout time.Du
 	} else {
 		cmd = exec.Command(shell, "-c", command)
 		cmd.Env = p.env
-		cmd.Dir = p.root.root
+		cmd.Dir = p.root.Path()
 		// One pipe for both streams keeps their interleaving; passing an *os.File (not a
 		// Writer) means exec copies nothing itself, so Wait returns when the shell exits even
 		// when a background child still holds the pipe.
@@ -122,8 +122,8 @@ func (p *Provider) runShell(ctx context.Context, command string, timeout time.Du
 			return "", -1, fmt.Errorf("cannot create a pipe: %v", err)
 		}
 		cmd.Stdout, cmd.Stderr = pw, pw
-		process.Prepare(cmd)
-		startErr := cmd.Start()
+		process.Contain(cmd, bashGrace) // setsid and double-forked children end with the call
+		startErr := process.Start(cmd)
 		pw.Close()
 		if startErr != nil {
 			pr.Close()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/sandboxtest"
 )
 
 // TestHelperInsideRootIsProtected: awf built inside the step's root (its own repository, a
@@ -15,9 +16,7 @@ import (
 // Bash nor Write may replace it, or the next call would run the replacement unconfined.
 func TestHelperInsideRootIsProtected(t *testing.T) {
 	exe, _ := os.Executable()
-	if st := sandbox.Probe(exe); !st.Enforced {
-		t.Skipf("sandbox unavailable: %s", st.Reason)
-	}
+	sandboxtest.Require(t, exe)
 	root := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("TMPDIR", t.TempDir())

@@ -12,7 +12,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
-// SandboxOptions confine every Bash call with what the kernel enforces (issue 12).
+// SandboxOptions confine every Bash call with what the kernel enforces (docs/decisions/0012-kernel-sandbox.md).
 type SandboxOptions struct {
 	// Settings are the step's mcp_proxy.sandbox block.
 	Settings sandbox.Settings
@@ -31,6 +31,7 @@ type bashSandbox struct {
 	variant   tool.Variant // what Bash is offered as when enforced
 	writable  []string
 	protected []string
+	readable  []string // hidden paths the step opens (sandbox.readable)
 
 	mu      sync.Mutex
 	pending *spareSlot // the spare for the next call, being started or ready
@@ -70,7 +71,7 @@ func newBashSandbox(o *SandboxOptions, root string, protected []string) (*bashSa
 			}
 		}
 	}
-	sb := &bashSandbox{self: self, status: sandbox.Probe(self), network: o.Settings.Network, variant: highest(o.Allow),
+	sb := &bashSandbox{self: self, status: sandbox.Probe(self), network: o.Settings.Network, variant: highest(o.Allow), readable: o.Settings.Readable,
 		protected: sandbox.ProtectedPaths(root, append(append([]string(nil), protected...), own...))}
 	if !sb.status.Enforced && o.Settings.Mode == sandbox.ModeRequired {
 		return nil, fault.New(fault.UserSandboxUnavailable, "mcp_proxy.sandbox.mode is required but the kernel cannot enforce the sandbox: %s", sb.status.Reason).
@@ -151,7 +152,7 @@ func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot create the call's private temp directory: %v", err)
 	}
-	pol := sandbox.Policy{Policy: conf.Policy, Root: root, TmpDir: tmp, Network: sb.network, Protected: sb.protected}
+	pol := sandbox.Policy{Policy: conf.Policy, Root: root, TmpDir: tmp, Network: sb.network, Protected: sb.protected, Readable: sb.readable}
 	if conf.Policy != sandbox.PolicyRead {
 		pol.Writable = sb.writable
 	}

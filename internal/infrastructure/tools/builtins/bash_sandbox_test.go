@@ -14,6 +14,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/sandboxtest"
 )
 
 // sandboxedProvider is a provider over a temp git repository whose Bash is sandboxed for allow;
@@ -21,9 +22,7 @@ import (
 func sandboxedProvider(t *testing.T, allow []tool.Variant, settings sandbox.Settings) (*Provider, string) {
 	t.Helper()
 	self, _ := os.Executable()
-	if st := sandbox.Probe(self); !st.Enforced {
-		t.Skipf("sandbox unavailable: %s", st.Reason)
-	}
+	sandboxtest.Require(t, self)
 	root := t.TempDir()
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("TMPDIR", t.TempDir())

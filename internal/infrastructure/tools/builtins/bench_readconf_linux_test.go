@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // BenchmarkReadConfinement measures the target directly: a small Read three directories
@@ -21,24 +23,28 @@ import (
 // each p50 and the ratios to unconfined; the target is at most 1.05 for the confined Read.
 func BenchmarkReadConfinement(b *testing.B) {
 	root := b.TempDir()
-	writeBenchFile(b, root)
+	testkit.WriteBenchFile(b, root)
 	p := newBenchProvider(b, root)
-	if p.root.at == nil {
-		b.Skip("openat2 is not available here: the confiner uses os.Root only")
+	if !p.root.Openat2() {
+		b.Skip("openat2 is not available here: the Root uses os.Root only")
 	}
 	viaRoot := newBenchProvider(b, root)
-	viaRoot.root.at.close()
-	viaRoot.root.at = nil
-	args, _ := json.Marshal(map[string]any{"file_path": benchFile})
+	viaRoot.root.Close()
+	plain, err := rootfs.OpenPlain(viaRoot.Root())
+	if err != nil {
+		b.Fatal(err)
+	}
+	viaRoot.root = plain
+	args, _ := json.Marshal(map[string]any{"file_path": testkit.BenchFile})
 	ctx := context.Background()
-	read := func(name string, call func() tool.Result) benchWay {
-		return benchWay{name, func() {
+	read := func(name string, call func() tool.Result) testkit.Way {
+		return testkit.Way{Name: name, Call: func() {
 			if res := call(); res.IsError {
 				b.Fatal(res.JoinedText())
 			}
 		}}
 	}
-	compareWays(b,
+	testkit.CompareWays(b,
 		read("unconfined", func() tool.Result { return readUnconfined(p, ctx, args) }),
 		read("openat2", func() tool.Result { return p.callRead(ctx, args) }),
 		read("osroot", func() tool.Result { return viaRoot.callRead(ctx, args) }))
@@ -51,12 +57,12 @@ func readUnconfined(p *Provider, ctx context.Context, raw json.RawMessage) tool.
 	if err := decodeArgs(raw, &a, "file_path"); err != nil {
 		return tool.Error("Read: " + err.Error())
 	}
-	path := filepath.Join(p.root.root, a.FilePath)
+	path := filepath.Join(p.root.Path(), a.FilePath)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return tool.Error("Read: " + err.Error())
 	}
-	if err := requireRegular(path, fi); err != nil {
+	if err := rootfs.RequireRegular(path, fi); err != nil {
 		return tool.Error("Read: " + err.Error())
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
@@ -65,7 +71,7 @@ func readUnconfined(p *Provider, ctx context.Context, raw json.RawMessage) tool.
 	}
 	defer f.Close()
 	if fi, err = f.Stat(); err == nil {
-		err = requireRegular(path, fi)
+		err = rootfs.RequireRegular(path, fi)
 	}
 	if err != nil {
 		return tool.Error(fmt.Sprint("Read: ", err))

@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"testing"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/sandboxtest"
+
+	"github.com/awf-dev/awf/tests/testkit"
 )
 
 // BenchmarkBashTrue measures one Bash call of `true` through the Provider, unsandboxed and
@@ -33,9 +35,7 @@ import (
 // measured must be what users run.
 func BenchmarkBashTrue(b *testing.B) {
 	self := benchHelper(b)
-	if st := sandbox.Probe(self); !st.Enforced {
-		b.Skipf("sandbox unavailable: %s", st.Reason)
-	}
+	sandboxtest.Require(b, self)
 	variants := []struct {
 		name string
 		sbx  *SandboxOptions
@@ -67,7 +67,7 @@ func BenchmarkBashTrue(b *testing.B) {
 		}
 	}
 	for i, v := range variants {
-		b.ReportMetric(ms(quantile(lat[i], .5)), v.name+"-p50-ms")
+		b.ReportMetric(ms(testkit.Quantile(lat[i], .5)), v.name+"-p50-ms")
 		if i == 0 {
 			continue
 		}
@@ -75,9 +75,9 @@ func BenchmarkBashTrue(b *testing.B) {
 		for r := range diff {
 			diff[r] = lat[i][r] - lat[0][r]
 		}
-		b.ReportMetric(ms(quantile(diff, .5)), v.name+"-minus-plain-p50-ms")
+		b.ReportMetric(ms(testkit.Quantile(diff, .5)), v.name+"-minus-plain-p50-ms")
 		b.Logf("%s: p50 %.2f ms (plain %.2f); per-round difference p25 %+.2f p50 %+.2f p75 %+.2f ms over %d rounds",
-			v.name, ms(quantile(lat[i], .5)), ms(quantile(lat[0], .5)), ms(quantile(diff, .25)), ms(quantile(diff, .5)), ms(quantile(diff, .75)), len(diff))
+			v.name, ms(testkit.Quantile(lat[i], .5)), ms(testkit.Quantile(lat[0], .5)), ms(testkit.Quantile(diff, .25)), ms(testkit.Quantile(diff, .5)), ms(testkit.Quantile(diff, .75)), len(diff))
 	}
 }
 
@@ -97,12 +97,6 @@ func benchHelper(b *testing.B) string {
 		b.Skipf("cannot build awf-serve for the helper: %v %s", err, msg)
 	}
 	return out
-}
-
-func quantile(d []time.Duration, q float64) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[int(float64(len(s)-1)*q)]
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -7,7 +7,7 @@ import (
 
 // capture keeps a bounded view of an unbounded byte stream: the first head bytes and the last
 // tail bytes, counting the rest and discarding it. Memory stays at head+tail however much a
-// command prints (DESIGN §10: 50 MB of Bash output once reached the agent as one line, with the
+// command prints (docs/design.md#pitfalls: 50 MB of Bash output once reached the agent as one line, with the
 // server at 390 MB RSS). It is not safe for concurrent writers; Bash feeds it from one goroutine.
 type capture struct {
 	head    []byte

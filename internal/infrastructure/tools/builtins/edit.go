@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
 )
 
 type editArgs struct {
@@ -22,16 +24,16 @@ func (p *Provider) callEdit(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err := decodeArgs(raw, &a, "file_path", "old_string", "new_string"); err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
-	path, err := p.root.resolve(a.FilePath)
+	path, err := p.root.Resolve(a.FilePath)
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
-	dir, base, err := p.writeDir(path, false)
+	dir, base, err := p.root.WriteDir(path, false, p.protected)
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
 	defer dir.Close()
-	f, err := p.root.openRegular(path)
+	f, err := p.root.OpenRegular(path)
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
@@ -56,14 +58,14 @@ func (p *Provider) callEdit(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err := ctx.Err(); err != nil {
 		return tool.Error("Edit: cancelled before writing: " + err.Error())
 	}
-	if err := atomicWrite(dir, base, path, []byte(updated), fi); err != nil {
+	if err := rootfs.AtomicWrite(dir, base, path, []byte(updated), fi); err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
 	return tool.Text(fmt.Sprintf("Replaced %d occurrence%s in %s.", n, plural(n), path))
 }
 
 // applyEdit replaces old with new in content and returns the result and the number of
-// replacements. It refuses what would silently do the wrong thing (DESIGN §10): an empty old
+// replacements. It refuses what would silently do the wrong thing (docs/design.md#pitfalls): an empty old
 // (which would insert at the start of the file), old equal to new (a no-op the model thinks
 // worked), old absent, and several occurrences without replaceAll (which once changed the first
 // of two matches).

@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
 // scrubbedNames are exact variable names ScrubEnv removes: the model API keys and session tokens
 // of the agent CLIs awf drives. The MCP server inherits the CLI's whole environment, so without
-// this a model could print its own credentials with Bash (DESIGN §10).
+// this a model could print its own credentials with Bash (docs/design.md#pitfalls).
 var scrubbedNames = map[string]bool{
 	// Anthropic / Claude Code
 	"ANTHROPIC_API_KEY":       true,
@@ -65,12 +66,14 @@ var scrubbedSuffixes = []struct{ prefix, suffix string }{
 // deliberately with `mcp_proxy.env_passthrough`, which is ScrubEnvKeeping's keep list.
 func ScrubEnv(env []string) []string { return ScrubEnvKeeping(env, nil) }
 
-// ScrubEnvKeeping is ScrubEnv that keeps the variables named in keep whatever their names.
+// ScrubEnvKeeping is ScrubEnv that keeps the variables named in keep whatever their names. Both
+// also drop the variables that point at an agent, daemon or display (sandbox.SideDoorVar:
+// SSH_AUTH_SOCK, DBUS_SESSION_BUS_ADDRESS, DOCKER_HOST, ...), whose sockets the sandbox hides.
 func ScrubEnvKeeping(env, keep []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if slices.Contains(keep, name) || !isCredential(name) {
+		if slices.Contains(keep, name) || !isCredential(name) && !sandbox.SideDoorVar(name) {
 			out = append(out, kv)
 		}
 	}

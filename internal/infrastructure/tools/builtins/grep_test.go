@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/tests/testkit"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/search"
 )
 
 // grepTree builds a tree exercising filters, ignore rules, binaries and symlinks.
@@ -206,7 +208,7 @@ func TestGrepLongLinesAndSymlinks(t *testing.T) {
 		t.Fatalf("got:\n%s\nwant prefix:\n%s", out, want)
 	}
 	content := wantOK(t, call(t, p, "Grep", map[string]any{"pattern": "needle", "output_mode": "content", "path": "a"}), ":2:xxxx", "[line truncated: 2098158 bytes]", ":3:end needle")
-	if len(content) > 3*maxLineChars+500 {
+	if len(content) > 3*search.MaxLineChars+500 {
 		t.Fatalf("a 2 MB line reached the output: %d bytes", len(content))
 	}
 	wantErr(t, call(t, p, "Grep", map[string]any{"pattern": "needle", "path": "b-out"}), "outside the allowed root")

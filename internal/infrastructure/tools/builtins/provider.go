@@ -1,9 +1,9 @@
 // Package builtins serves awf's six core tools — Read, Write, Edit, Bash, Glob and Grep — with
 // the argument names and behaviour of Claude Code's native tools, so that a model trained on
-// those tools uses awf's without surprise (DESIGN §4). Every file tool is confined to one root
+// those tools uses awf's without surprise (docs/design.md#the-mcp-proxy). Every file tool is confined to one root
 // directory with symlinks resolved; every output is capped well below what agent CLIs accept in
 // one MCP message; arguments are decoded strictly so a wrong type is an error the model can read,
-// never a silently ignored value (DESIGN §10).
+// never a silently ignored value (docs/design.md#pitfalls).
 package builtins
 
 import (
@@ -12,12 +12,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
 )
 
 // DefaultMaxOutputBytes caps a tool's text output. Claude Code drops the MCP connection near
@@ -36,20 +39,32 @@ type Options struct {
 	// Protected lists further absolute paths Write and Edit refuse (plugin commands, private
 	// files of the run); .awf/, .git/hooks/ and .git/config below the root always are.
 	Protected []string
-	// Sandbox confines Bash with the kernel (issue 12); nil runs Bash unconfined.
+	// Sandbox confines Bash with the kernel (docs/decisions/0012-kernel-sandbox.md); nil runs Bash unconfined.
 	Sandbox *SandboxOptions
 	// MaxOutputBytes caps the text of any single result; 0 means DefaultMaxOutputBytes.
 	MaxOutputBytes int
+	// Workers is how many goroutines Grep and Glob walk a tree with; 0 means the process's
+	// GOMAXPROCS as New runs. A server that narrows its Ps between calls passes the count it
+	// started with, so that a search begun narrow still walks with every worker.
+	Workers int
+	// FanOut, when set, is called as a tool whose definition fans out (Grep, Glob) starts, and
+	// what it returns as the call ends: a server that narrows its CPUs between calls widens them
+	// for it. It is called with the tool's own name whatever name the agent used (split mode's
+	// call_tool_read reaches Grep here too).
+	FanOut func() (end func())
 }
 
 // Provider serves the built-in tools. It is safe for concurrent use; Close cancels calls in
 // flight (killing Bash process groups) and refuses new ones.
 type Provider struct {
-	root      confiner
+	root      *rootfs.Root
 	protected []string
+	hidden    func() []string // hiddenPaths
 	sbx       *bashSandbox
 	env       []string
 	maxOut    int
+	workers   int
+	fanOut    func() (end func())
 	defs      []tool.Definition
 	closeMu   sync.Mutex
 	closed    bool
@@ -81,6 +96,13 @@ func New(opts Options) (*Provider, error) {
 	if opts.MaxOutputBytes < 0 {
 		return nil, fault.New(fault.UserBuiltinsBadOption, "MaxOutputBytes is negative (%d)", opts.MaxOutputBytes)
 	}
+	if opts.Workers < 0 {
+		return nil, fault.New(fault.UserBuiltinsBadOption, "Workers is negative (%d)", opts.Workers)
+	}
+	workers := opts.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	maxOut := opts.MaxOutputBytes
 	if maxOut == 0 {
 		maxOut = DefaultMaxOutputBytes
@@ -93,17 +115,20 @@ func New(opts Options) (*Provider, error) {
 	if err != nil {
 		return nil, err
 	}
-	fsys, err := os.OpenRoot(real)
+	root, err := rootfs.Open(real)
 	if err != nil {
 		return nil, fault.Wrap(err, fault.UserBuiltinsBadRoot, "root %q cannot be opened", abs)
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	return &Provider{
-		root:      confiner{root: real, fs: fsys, at: openBeneathDir(real)},
-		protected: resolveAll(withHelper(opts.Protected, sbx.helperPath())),
+		root:      root,
+		protected: rootfs.ResolveAll(withHelper(opts.Protected, sbx.helperPath())),
+		hidden:    hiddenPaths(real, opts.Sandbox),
 		sbx:       sbx,
 		env:       append([]string(nil), env...),
 		maxOut:    maxOut,
+		workers:   workers,
+		fanOut:    opts.FanOut,
 		defs:      withSandbox(definitions(), sbx),
 		stop:      stop,
 		cancel:    cancel,
@@ -111,7 +136,7 @@ func New(opts Options) (*Provider, error) {
 }
 
 // Root returns the resolved root directory the tools are confined to.
-func (p *Provider) Root() string { return p.root.root }
+func (p *Provider) Root() string { return p.root.Path() }
 
 // ListTools returns the six definitions. The slice is a copy; callers may keep it.
 func (p *Provider) ListTools(context.Context) ([]tool.Definition, error) {
@@ -124,7 +149,7 @@ func (p *Provider) ListTools(context.Context) ([]tool.Definition, error) {
 type handler func(p *Provider, ctx context.Context, args json.RawMessage) tool.Result
 
 // handlerOf is the handler of a tool name. A switch rather than a map: a map literal is code run
-// at every start of every step's server (issue 15's cold start).
+// at every start of every step's server (the docs/decisions/0015-performance-at-the-floor.md cold start).
 func handlerOf(name string) (handler, bool) {
 	switch name {
 	case "Read":
@@ -158,6 +183,9 @@ func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessa
 	if closed {
 		return tool.Result{}, fault.New(fault.SystemBuiltinsClosed, "the built-in tool provider is closed")
 	}
+	if p.fanOut != nil && p.fansOut(name) {
+		defer p.fanOut()()
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stopAfter := context.AfterFunc(p.stop, cancel)
@@ -172,6 +200,16 @@ func (p *Provider) CallTool(ctx context.Context, name string, args json.RawMessa
 	return h(p, ctx, args), nil
 }
 
+// fansOut reports whether the definition of the tool name says it fans out.
+func (p *Provider) fansOut(name string) bool {
+	for i := range p.defs {
+		if p.defs[i].Name == name {
+			return p.defs[i].FansOut
+		}
+	}
+	return false
+}
+
 // Close cancels calls in flight and refuses new ones. It is idempotent.
 func (p *Provider) Close() error {
 	p.closeMu.Lock()
@@ -181,8 +219,7 @@ func (p *Provider) Close() error {
 	p.cancel()
 	if first {
 		// Calls in flight may still hold the root: they fail cleanly on a closed root.
-		_ = p.root.fs.Close()
-		p.root.at.close()
+		p.root.Close()
 		p.sbx.close()
 	}
 	return nil

@@ -10,12 +10,13 @@ import (
 	"io"
 	"io/fs"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/search"
 )
 
 type readArgs struct {
@@ -42,11 +43,14 @@ func (p *Provider) callRead(ctx context.Context, raw json.RawMessage) tool.Resul
 		}
 		limit = *a.Limit
 	}
-	f, path, err := p.root.openForRead(a.FilePath)
+	f, path, err := p.root.OpenForRead(a.FilePath)
 	if err != nil {
 		return tool.Error("Read: " + err.Error())
 	}
 	defer f.Close()
+	if err := p.refuseHidden(path); err != nil {
+		return tool.Error("Read: " + err.Error())
+	}
 	out, err := readLines(ctx, f, path, offset, limit, p.maxOut)
 	if err != nil {
 		return tool.Error("Read: " + err.Error())
@@ -54,29 +58,10 @@ func (p *Provider) callRead(ctx context.Context, raw json.RawMessage) tool.Resul
 	return tool.Text(out)
 }
 
-// requireRegular explains why a non-regular file cannot be used.
-func requireRegular(path string, fi fs.FileInfo) error {
-	m := fi.Mode()
-	switch {
-	case m.IsRegular():
-		return nil
-	case m.IsDir():
-		return fmt.Errorf("%s is a directory, not a file (use Glob to list its files)", path)
-	case m&fs.ModeNamedPipe != 0:
-		return fmt.Errorf("%s is a named pipe (FIFO); only regular files can be read", path)
-	case m&fs.ModeSocket != 0:
-		return fmt.Errorf("%s is a socket; only regular files can be read", path)
-	case m&fs.ModeDevice != 0:
-		return fmt.Errorf("%s is a device; only regular files can be read", path)
-	default:
-		return fmt.Errorf("%s is not a regular file (mode %s)", path, m)
-	}
-}
-
 // readLines formats lines [offset, offset+limit) of r like `cat -n`. It streams: memory is
 // bounded by the reader's buffer plus one shown line, whatever the file's size or line lengths,
 // and every line of the file is reachable by paging because the size cap applies to the output,
-// after offset and limit (DESIGN §10).
+// after offset and limit (docs/design.md#pitfalls).
 func readLines(ctx context.Context, r io.Reader, name string, offset, limit, maxOut int) (string, error) {
 	br := readerPool.Get().(*bufio.Reader)
 	br.Reset(r)
@@ -84,7 +69,7 @@ func readLines(ctx context.Context, r io.Reader, name string, offset, limit, max
 		br.Reset(nil)
 		readerPool.Put(br)
 	}()
-	head, err := br.Peek(binarySniffBytes)
+	head, err := br.Peek(search.BinarySniffBytes)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return "", fmt.Errorf("cannot read %s: %v", name, err)
 	}
@@ -101,7 +86,7 @@ func readLines(ctx context.Context, r io.Reader, name string, offset, limit, max
 		lineNo   = 0
 		last     = offset + limit - 1
 		capNote  string
-		keepMax  = maxLineChars * utf8.UTFMax
+		keepMax  = search.MaxLineChars * utf8.UTFMax
 		finished bool
 	)
 	emit := func() bool {
@@ -195,7 +180,7 @@ func finalText(out []byte, note string) string {
 var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // appendLine renders one numbered line onto dst: the number right-aligned in 6 columns, a tab,
-// the text without its line ending, cut at maxLineChars characters, invalid UTF-8 replaced.
+// the text without its line ending, cut at search.MaxLineChars characters, invalid UTF-8 replaced.
 func appendLine(dst []byte, n int, line []byte, total int) []byte {
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	var num [20]byte
@@ -206,38 +191,16 @@ func appendLine(dst []byte, n int, line []byte, total int) []byte {
 	dst = append(dst, digits...)
 	dst = append(dst, '\t')
 	// Fast path: valid UTF-8 no longer in bytes than the cut is in characters needs no work.
-	if len(line) <= maxLineChars && utf8.Valid(line) {
+	if len(line) <= search.MaxLineChars && utf8.Valid(line) {
 		dst = append(dst, line...)
 	} else {
-		text, cut := cutRunes(line, maxLineChars)
+		text, cut := search.CutRunes(line, search.MaxLineChars)
 		dst = append(dst, text...)
 		if cut {
-			dst = fmt.Appendf(dst, " … [line truncated: %d bytes, first %d characters shown]", total, maxLineChars)
+			dst = fmt.Appendf(dst, " … [line truncated: %d bytes, first %d characters shown]", total, search.MaxLineChars)
 		}
 	}
 	return append(dst, '\n')
-}
-
-// cutRunes returns s as valid UTF-8 (invalid bytes become U+FFFD), cut after n characters, and
-// whether anything was cut. Truncated input that ends inside a character is cut, not replaced.
-func cutRunes(s []byte, n int) (string, bool) {
-	var b strings.Builder
-	count := 0
-	for i := 0; i < len(s); {
-		if count == n {
-			return b.String(), true
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r == utf8.RuneError && size <= 1 {
-			b.WriteRune(utf8.RuneError)
-			i++
-		} else {
-			b.Write(s[i : i+size])
-			i += size
-		}
-		count++
-	}
-	return b.String(), false
 }
 
 func plural(n int) string {

@@ -12,6 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/awf-dev/awf/tests/testkit"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/search"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
 )
 
 func TestRead(t *testing.T) {
@@ -44,7 +48,7 @@ func TestRead(t *testing.T) {
 		{"directory", map[string]any{"file_path": "."}, "is a directory", true, true},
 		{"missing", map[string]any{"file_path": "nope.txt"}, "file does not exist", true, true},
 		{"invalid utf8 replaced", map[string]any{"file_path": "bad-utf8.txt"}, "     1\tok \uFFFD\uFFFD end\n", false, false},
-		{"long line cut", map[string]any{"file_path": "long.txt", "limit": 1}, strings.Repeat("é", maxLineChars) + " … [line truncated: 6001 bytes, first 2000 characters shown]\n", false, true},
+		{"long line cut", map[string]any{"file_path": "long.txt", "limit": 1}, strings.Repeat("é", search.MaxLineChars) + " … [line truncated: 6001 bytes, first 2000 characters shown]\n", false, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,12 +80,12 @@ func TestReadRefusesSpecialFilesPromptly(t *testing.T) {
 		if name == "/dev/null" {
 			// outside the root: refused by confinement; check the special-file path directly
 			start := time.Now()
-			devRoot, err := os.OpenRoot("/dev")
+			devRoot, err := rootfs.OpenPlain("/dev")
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer devRoot.Close()
-			if _, err := (confiner{root: "/dev", fs: devRoot}).openRegular("/dev/null"); err == nil || !strings.Contains(err.Error(), "device") {
+			if _, err := devRoot.OpenRegular("/dev/null"); err == nil || !strings.Contains(err.Error(), "device") {
 				t.Fatalf("/dev/null: %v", err)
 			}
 			if time.Since(start) > time.Second {

@@ -9,12 +9,10 @@ import (
 // Limits the tools apply; the descriptions below state them to the model.
 const (
 	readDefaultLimit     = 2000      // lines Read returns when no limit is given
-	maxLineChars         = 2000      // characters of one line shown by Read and Grep
 	bashDefaultTimeoutMs = 120_000   // Bash timeout when none is given
 	bashMaxTimeoutMs     = 600_000   // larger timeouts are refused, not clamped
 	globMaxResults       = 100       // paths Glob returns
 	editMaxFileBytes     = 128 << 20 // Edit loads the whole file; larger files are refused
-	binarySniffBytes     = 8 << 10   // a NUL byte in this prefix marks a file as binary
 )
 
 // definitions returns the six tool definitions. The schemas are written by hand so that they say
@@ -26,9 +24,15 @@ func definitions() []tool.Definition {
 		def("Write", "Write file", writeDesc, writeSchema, false, false, true, false),
 		def("Edit", "Edit file", editDesc, editSchema, false, false, false, false),
 		def("Bash", "Run shell command", bashDesc, bashSchema, false, true, false, true),
-		def("Glob", "Find files by pattern", globDesc, globSchema, true, false, true, false),
-		def("Grep", "Search file contents", grepDesc, grepSchema, true, false, true, false),
+		fansOut(def("Glob", "Find files by pattern", globDesc, globSchema, true, false, true, false)),
+		fansOut(def("Grep", "Search file contents", grepDesc, grepSchema, true, false, true, false)),
 	}
+}
+
+// fansOut marks a tool that walks a tree with every worker it is given (Options.Workers).
+func fansOut(d tool.Definition) tool.Definition {
+	d.FansOut = true
+	return d
 }
 
 func def(name, title, desc, schema string, readOnly, destructive, idempotent, openWorld bool) tool.Definition {

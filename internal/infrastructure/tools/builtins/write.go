@@ -8,11 +8,9 @@ import (
 	"io/fs"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
-)
 
-// newFileMode is the mode of a file Write creates; it matches what an editor creates under the
-// usual umask 022, made explicit so the result does not depend on the server's umask.
-const newFileMode fs.FileMode = 0o644
+	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
+)
 
 type writeArgs struct {
 	FilePath string `json:"file_path"`
@@ -24,14 +22,14 @@ func (p *Provider) callWrite(ctx context.Context, raw json.RawMessage) tool.Resu
 	if err := decodeArgs(raw, &a, "file_path", "content"); err != nil {
 		return tool.Error("Write: " + err.Error())
 	}
-	path, err := p.root.resolve(a.FilePath)
+	path, err := p.root.Resolve(a.FilePath)
 	if err != nil {
 		return tool.Error("Write: " + err.Error())
 	}
 	if err := ctx.Err(); err != nil {
 		return tool.Error("Write: cancelled before writing: " + err.Error())
 	}
-	dir, base, err := p.writeDir(path, true)
+	dir, base, err := p.root.WriteDir(path, true, p.protected)
 	if err != nil {
 		return tool.Error("Write: " + err.Error())
 	}
@@ -42,13 +40,13 @@ func (p *Provider) callWrite(ctx context.Context, raw json.RawMessage) tool.Resu
 		// resolve left a final symlink in place only when it dangles; the link is replaced.
 		existing = nil
 	case err == nil && !existing.Mode().IsRegular():
-		return tool.Error("Write: " + requireRegular(path, existing).Error() + "; Write replaces regular files only")
+		return tool.Error("Write: " + rootfs.RequireRegular(path, existing).Error() + "; Write replaces regular files only")
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return tool.Error(fmt.Sprintf("Write: cannot access %s: %v", path, err))
 	case err != nil:
 		existing = nil
 	}
-	if err := atomicWrite(dir, base, path, []byte(a.Content), existing); err != nil {
+	if err := rootfs.AtomicWrite(dir, base, path, []byte(a.Content), existing); err != nil {
 		return tool.Error("Write: " + err.Error())
 	}
 	verb := "Created"

@@ -1,0 +1,56 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
+)
+
+// GlobHit is one file a glob matched, with the modification time the Glob tool sorts by.
+type GlobHit struct {
+	Path  string
+	MTime time.Time
+}
+
+// Glob walks start with workers goroutines (less than one means one) and returns the files whose path relative to start matches pattern
+// (doublestar semantics: "**" spans directories). Without "**" the walk stops at the pattern's
+// depth. Symlinks are listed when they point at a non-directory; they are never followed.
+func Glob(ctx context.Context, root *rootfs.Root, start, pattern string, workers int) ([]GlobHit, error) {
+	depth := 0
+	if !strings.Contains(pattern, "**") && !strings.Contains(pattern, "{") {
+		depth = strings.Count(pattern, "/") + 1
+	}
+	var (
+		mu   sync.Mutex
+		hits []GlobHit
+	)
+	err := walkTree(ctx, start, "", nil, walkOptions{
+		root:     root,
+		workers:  workers,
+		maxDepth: depth,
+		visit: func(_ int, f walkFile) {
+			if !doublestar.MatchUnvalidated(pattern, f.rel) {
+				return
+			}
+			fi, err := f.stat(root) // follows a symlink to learn what it points at
+			if err != nil || fi.IsDir() {
+				return
+			}
+			if f.mode&fs.ModeSymlink != 0 {
+				if li, err := f.lstat(root); err == nil {
+					fi = li
+				}
+			}
+			mu.Lock()
+			hits = append(hits, GlobHit{Path: f.abs, MTime: fi.ModTime()})
+			mu.Unlock()
+		},
+	})
+	return hits, err
+}

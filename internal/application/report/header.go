@@ -60,7 +60,7 @@ func inputs(m map[string]any, t text) []KV {
 	return out
 }
 
-// ExitCode is the exit code of a run with this status and recorded error (DESIGN §9): 0 for a
+// ExitCode is the exit code of a run with this status and recorded error (docs/design.md#exit-codes): 0 for a
 // success, 130 for an interrupt, and for a failure the category of the error's code (a failure
 // terminal is 2; an error without a code is awf's own, 4). A running or crashed run has none.
 func ExitCode(status, errText string) (int, bool) {

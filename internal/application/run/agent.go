@@ -32,7 +32,7 @@ type agentExecutor struct {
 // Execute renders the prompt (from prompt_file when set), prepares the proxy, and runs the
 // provider. A provider awf does not have fails the step; a proxy that cannot start fails it too,
 // since the agent must never run without the tools the workflow promised it.
-func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+func (x agentExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	spec := st.Agent()
 	provider, ok := x.agents[spec.Provider]
 	if !ok {

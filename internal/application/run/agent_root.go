@@ -9,7 +9,7 @@ import (
 )
 
 // templatedRootOutside refuses an agent step whose root came from a template and resolved
-// outside the project root (issue 12): `dir: "{{.inputs.sub}}"` with sub=../../etc would hand
+// outside the project root (docs/decisions/0012-kernel-sandbox.md): `dir: "{{.inputs.sub}}"` with sub=../../etc would hand
 // the agent's file tools and sandboxed Bash a root the workflow author never chose. A literal
 // dir is the author's choice and stays allowed; so does a run without a project root. The
 // check is lexical (the application layer does not touch the filesystem); the file tools then

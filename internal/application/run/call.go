@@ -29,7 +29,7 @@ type callExecutor struct {
 }
 
 // Execute implements Executor.
-func (x callExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+func (x callExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	f, ok := frameOf(ctx)
 	if !ok || x.source == nil {
 		return Outcome{}, Stop(fault.New(fault.SystemRunSetup, "state %q calls a workflow, but this run has no workflow source", st.Name))
@@ -75,7 +75,7 @@ func (x callExecutor) Execute(ctx context.Context, st *workflow.State, scope Sco
 	log.Info("sub-workflow started")
 	end := sub.walk(sctx, callee, base, log)
 	log.Info("sub-workflow ended", zap.String("status", end.status))
-	return x.outcome(ctx, st, spec, callee, end, rec, base)
+	return callRun{spec: spec, callee: callee, rec: rec, base: base}.outcome(ctx, end)
 }
 
 // load finds the called workflow beside the caller's file, refusing one with errors.
@@ -91,8 +91,18 @@ func (x callExecutor) load(f frame, st *workflow.State, spec *workflow.CallSpec)
 	return callee, nil
 }
 
+// callRun is a call whose sub-workflow ran: what it called, the recorder of the sub-workflow's
+// steps and the scope its walk started from.
+type callRun struct {
+	spec   *workflow.CallSpec
+	callee *workflow.Workflow
+	rec    *callRecorder
+	base   Scope
+}
+
 // outcome turns how the sub-workflow ended into the call's result.
-func (x callExecutor) outcome(ctx context.Context, st *workflow.State, spec *workflow.CallSpec, callee *workflow.Workflow, end ending, rec *callRecorder, base Scope) (Outcome, error) {
+func (c callRun) outcome(ctx context.Context, end ending) (Outcome, error) {
+	spec, callee := c.spec, c.callee
 	if err := ctx.Err(); err != nil {
 		return Outcome{Status: StepFailure}, err // the scheduler tells a timeout from Ctrl+C
 	}
@@ -106,13 +116,13 @@ func (x callExecutor) outcome(ctx context.Context, st *workflow.State, spec *wor
 		return Outcome{}, Stop(end.err)
 	}
 	out := Outcome{Status: StepSuccess}
-	if last, ok := rec.last(); ok {
+	if last, ok := c.rec.last(); ok {
 		out.Output = last.Output
 	}
 	if len(spec.OutputOrder) == 0 {
 		return out, nil
 	}
-	final := rec.scope(base)
+	final := c.rec.scope(c.base)
 	out.Response = make(map[string]any, len(spec.OutputOrder))
 	for _, from := range spec.OutputOrder {
 		v, err := calleeOutput(callee, from, final)

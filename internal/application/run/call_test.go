@@ -207,7 +207,7 @@ func TestCallWithoutSource(t *testing.T) {
 	if fault.CodeOf(err) != fault.SystemRunSetup {
 		t.Fatalf("err %v", err)
 	}
-	if _, err := (callExecutor{}).Execute(context.Background(), parent.States["call"], NewScope(nil, nil, WorkflowInfo{})); fault.CodeOf(err) != fault.SystemRunSetup {
+	if _, err := (callExecutor{}).Execute(context.Background(), parent.States["call"], NewScope(nil, nil, WorkflowInfo{}), nil); fault.CodeOf(err) != fault.SystemRunSetup {
 		t.Fatalf("outside a run: %v", err)
 	}
 }

@@ -22,7 +22,7 @@ type commandExecutor struct {
 }
 
 // Execute renders the command and its directory, and runs it. A non-zero exit is a failed step.
-func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	spec := st.Command()
 	source, key := spec.Command, "command"
 	if spec.ScriptFile != "" {
@@ -32,7 +32,7 @@ func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope 
 		}
 		source, key = s, "script_file"
 	}
-	text, err := renderShell(st.Name+"."+key, source, scope, st.KeyPos[key])
+	req, err := commandRequest(st, key, source, scope)
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
@@ -40,7 +40,8 @@ func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope 
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
-	res, err := x.commands.RunCommand(ctx, ports.CommandRequest{Command: text, Dir: dir, Env: x.env, Script: spec.ScriptFile != ""})
+	req.Dir, req.Env = dir, x.env
+	res, err := x.commands.RunCommand(ctx, req)
 	out := Outcome{Status: StepSuccess, Output: strings.TrimRight(res.Stdout, "\n"), Stderr: res.Stderr, ExitCode: res.ExitCode}
 	if res.ExitCode != 0 {
 		out.Status = StepFailure

@@ -15,7 +15,7 @@ import (
 // executorFunc lets a test write an executor inline.
 type executorFunc func(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error)
 
-func (f executorFunc) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+func (f executorFunc) Execute(ctx context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	return f(ctx, st, scope)
 }
 
@@ -166,8 +166,8 @@ func TestTerminalExecutor(t *testing.T) {
 	scope := NewScope(map[string]any{"n": 1}, nil, WorkflowInfo{})
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := terminalExecutor{}.Execute(context.Background(), &workflow.State{Name: "end", Type: workflow.StateTerminal, Spec: tc.spec}, scope)
-			if err != nil || out.End == nil || *out.End != tc.wantEnd {
+			out, err := terminalExecutor{}.Execute(context.Background(), &workflow.State{Name: "end", Type: workflow.StateTerminal, Spec: tc.spec}, scope, nil)
+			if end, ok := out.Then.Ends(); err != nil || !ok || end != tc.wantEnd {
 				t.Fatalf("outcome %+v err %v", out, err)
 			}
 		})
@@ -182,7 +182,7 @@ func TestTerminalExecutorMustEnd(t *testing.T) {
 	}{
 		{"no End", func(context.Context, *workflow.State, Scope) (Outcome, error) { return Outcome{}, nil }, fault.SystemInternalUnexpected},
 		{"an error", func(context.Context, *workflow.State, Scope) (Outcome, error) {
-			return Outcome{End: &End{}}, fault.New(fault.SystemRunSetup, "x")
+			return Outcome{Then: EndRun(End{})}, fault.New(fault.SystemRunSetup, "x")
 		}, fault.SystemRunSetup},
 	}
 	for _, tc := range tests {

@@ -47,10 +47,6 @@ type StepResult struct {
 	// Within is the loop iteration or parallel state the step ran in ("files[2]", "checks"),
 	// "" for a step of the main flow.
 	Within string `json:"within,omitempty"`
-
-	// jump and after carry Outcome.Next and Outcome.Scope from the executor to the scheduler.
-	jump  string
-	after *Scope
 }
 
 // Event is something that happened in a run. The scheduler emits them in order; the Result, the

@@ -6,20 +6,54 @@ import (
 	"path/filepath"
 	"strings"
 
+	"go.uber.org/zap"
+
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // Executor runs the states of one kind. The scheduler calls it once per visit of a state, with
-// the step's context (its timeout already applied) and the scope the state's templates see.
+// the step's context (its timeout already applied), the scope the state's templates see, and
+// steps, through which a state made of other states (a loop's body, a parallel state's
+// branches) runs them; executors of the other kinds ignore it. The scheduler keeps what no kind
+// should own: which state comes next, spans, events, retries. Where the run goes is the
+// Outcome's Then, never a field set on the side.
 //
 // A returned error is the step's own work failing (a process, an endpoint, the proxy): the
 // scheduler sorts it into a timeout, an interrupt or a failed step, and records the Outcome as
 // far as it got. An error in the workflow itself (a template that does not render, a prompt
 // file that cannot be read) must stop the run instead: wrap it with Stop.
 type Executor interface {
-	Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error)
+	Execute(ctx context.Context, st *workflow.State, scope Scope, steps Steps) (Outcome, error)
+}
+
+// Steps is the capability the scheduler lends an executor to run member states as steps of
+// their own, each with its span, log lines, events, retry and timeout, and, in a resumed run,
+// taken from the record instead of run again when it had finished. It keeps the scheduler out
+// of reach: an executor sees the members it runs, never the walk around it.
+type Steps interface {
+	// Run runs member state name in scope and returns it with its result recorded in the
+	// step's Scope. Its transitions are not followed (a parallel state's branches). The error
+	// stops the run.
+	Run(ctx context.Context, name string, scope Scope) (Step, error)
+	// Follow is Run for a member whose transitions count (a loop's body): Result.Next is the
+	// state they lead to, "" when none does.
+	Follow(ctx context.Context, name string, scope Scope) (Step, error)
+	// Skip reports member name as a failed step that never ran, failed by why: so
+	// states.<name> exists and says so.
+	Skip(name string, scope Scope, why error) Step
+	// Workflow is the workflow the members are found in.
+	Workflow() *workflow.Workflow
+	// Log is the run's log, for what the executor has to say of the state as a whole.
+	Log() *zap.Logger
+}
+
+// Step is a member state run through Steps.
+type Step struct {
+	Result StepResult
+	// Scope is the scope the member ran in, with its result recorded.
+	Scope Scope
 }
 
 // Outcome is what an executor reports of one visit.
@@ -39,21 +73,11 @@ type Outcome struct {
 	// Session is the conversation of an agent step that tracks one (conversation: or mode:
 	// conversation), which a later step can continue.
 	Session *ports.AgentSession
-	// End is set by the executors of states that end the run (terminal states).
-	End *End
-	// Next, when set, is where the run goes, whatever the state's transitions say: a loop left
-	// early by a transition of one of its body states.
-	Next string
+	// Then is where the state sends the run: the zero value follows its transitions.
+	Then Transition
 	// Scope, when set, is the scope the state leaves behind: loops and parallel states record
 	// their body and branch states' results in it.
 	Scope *Scope
-}
-
-// End is how a run ends in a state that ends it.
-type End struct {
-	Failed bool
-	// Message is added to the run's error when it fails.
-	Message string
 }
 
 // stopError marks an error that stops the run rather than failing the step.

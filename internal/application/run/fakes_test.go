@@ -30,9 +30,9 @@ func (f *fakeShell) RunCommand(ctx context.Context, req ports.CommandRequest) (p
 		<-ctx.Done()
 		return ports.CommandResult{ExitCode: -1, Stdout: "partial\n"}, context.Cause(ctx)
 	}
-	r, ok := f.results[req.Command]
+	r, ok := f.results[req.Shown]
 	if !ok {
-		f.t.Fatalf("unexpected command %q", req.Command)
+		f.t.Fatalf("unexpected command %q (shown %q)", req.Command, req.Shown)
 	}
 	return r, f.err
 }
@@ -40,7 +40,7 @@ func (f *fakeShell) RunCommand(ctx context.Context, req ports.CommandRequest) (p
 func (f *fakeShell) commands() []string {
 	out := make([]string, len(f.seen))
 	for i, r := range f.seen {
-		out[i] = r.Command
+		out[i] = r.Shown
 	}
 	return out
 }

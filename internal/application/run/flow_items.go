@@ -16,10 +16,11 @@ import (
 // excerptLen bounds how much of a wrong value an error shows.
 const excerptLen = 200
 
-// items returns the items of a for_each state. A template that does not render stops the run;
-// a value that is not a JSON list, or has more items than the cap, fails the loop with fail
-// naming the state and showing the value.
-func (f flowCtl) items(st *workflow.State, fe *workflow.ForEachSpec, scope Scope) (items []any, fail string, err error) {
+// forEachItems returns the items of a for_each state. A template that does not render stops
+// the run; a value that is not a JSON list, or has more items than the cap, fails the loop with
+// an error naming the state and showing the value.
+func forEachItems(st *workflow.State, fe *workflow.ForEachSpec, scope Scope) ([]any, error) {
+	var items []any
 	if fe.IsList {
 		items = make([]any, len(fe.ItemList))
 		for i, it := range fe.ItemList {
@@ -27,7 +28,7 @@ func (f flowCtl) items(st *workflow.State, fe *workflow.ForEachSpec, scope Scope
 				key := fmt.Sprintf("items[%d]", i)
 				r, err := render(st.Name+"."+key, text, scope, st.ValueAt(key))
 				if err != nil {
-					return nil, "", Stop(err)
+					return nil, Stop(err)
 				}
 				it = r
 			}
@@ -36,19 +37,19 @@ func (f flowCtl) items(st *workflow.State, fe *workflow.ForEachSpec, scope Scope
 	} else {
 		text, err := render(st.Name+".items", fe.Items, scope, st.ValueAt("items"))
 		if err != nil {
-			return nil, "", Stop(err)
+			return nil, Stop(err)
 		}
 		list, ok := jsonItems(text)
 		if !ok {
 			return nil, fault.New(fault.ExecutionLoopItems, "items of for_each state %q is not a JSON list: %s", st.Name, excerpt(text)).
-				WithHint(`items must be a YAML list or render to a JSON list such as ["a", "b"]`).Error(), nil
+				WithHint(`items must be a YAML list or render to a JSON list such as ["a", "b"]`)
 		}
 		items = list
 	}
 	if len(items) > workflow.MaxIterationsCap {
-		return nil, fault.New(fault.ExecutionLoopItems, "for_each state %q has %d items, more than the limit of %d", st.Name, len(items), workflow.MaxIterationsCap).Error(), nil
+		return nil, fault.New(fault.ExecutionLoopItems, "for_each state %q has %d items, more than the limit of %d", st.Name, len(items), workflow.MaxIterationsCap)
 	}
-	return items, "", nil
+	return items, nil
 }
 
 // jsonItems parses text as one JSON list, keeping whole numbers whole.
@@ -74,38 +75,40 @@ func excerpt(s string) string {
 	return strconv.Quote(s)
 }
 
-// limit is the loop's max_iterations: written, computed (a template, then an expression, at
-// loop start), or the default (the cap for for_each, whose items bound it; 100 for while).
-func (f flowCtl) limit(st *workflow.State, lp *workflow.LoopSpec, scope Scope) (n int, fail string, err error) {
+// maxIterations is the loop's max_iterations: written, computed (a template whose values are
+// numbers, then an expression, at loop start), or the default (the cap for for_each, whose items bound it; 100
+// for while). A computed one that is no whole number in range fails the loop.
+func (l *loopRun) maxIterations(scope Scope) (int, error) {
+	st, lp := l.st, l.lp
 	if lp.MaxIterationsExpr == "" {
 		switch {
 		case lp.MaxIterations > 0:
-			return lp.MaxIterations, "", nil
+			return lp.MaxIterations, nil
 		case st.ForEach() != nil:
-			return workflow.MaxIterationsCap, "", nil
+			return workflow.MaxIterationsCap, nil
 		}
-		return workflow.DefaultWhileIterations, "", nil
+		return workflow.DefaultWhileIterations, nil
 	}
-	text, err := render(st.Name+".max_iterations", lp.MaxIterationsExpr, scope, st.ValueAt("max_iterations"))
+	text, err := renderNumbers(st.Name+".max_iterations", lp.MaxIterationsExpr, scope, st.ValueAt("max_iterations"))
 	if err != nil {
-		return 0, "", Stop(err)
+		return 0, Stop(err)
 	}
 	text = strings.TrimSpace(text)
-	n, err = strconv.Atoi(text)
+	n, err := strconv.Atoi(text)
 	if err != nil {
-		n, err = f.s.exprs.count(text, scope.Data())
+		n, err = l.exprs.count(text, scope.Data())
 		if err != nil {
 			var ee *ports.ExprError
 			if !errors.As(err, &ee) {
-				return 0, "", Stop(err)
+				return 0, Stop(err)
 			}
-			return 0, fault.New(fault.ExecutionLoopMaxIterations, "max_iterations of state %q is %s, not a whole number: %v", st.Name, excerpt(text), err).Error(), nil
+			return 0, fault.New(fault.ExecutionLoopMaxIterations, "max_iterations of state %q is %s, not a whole number: %v", st.Name, excerpt(text), err)
 		}
 	}
 	if n < 1 || n > workflow.MaxIterationsCap {
-		return 0, fault.New(fault.ExecutionLoopMaxIterations, "max_iterations of state %q is %d; it must be from 1 to %d", st.Name, n, workflow.MaxIterationsCap).Error(), nil
+		return 0, fault.New(fault.ExecutionLoopMaxIterations, "max_iterations of state %q is %d; it must be from 1 to %d", st.Name, n, workflow.MaxIterationsCap)
 	}
-	return n, "", nil
+	return n, nil
 }
 
 // count evaluates a count expression (a computed max_iterations), compiling it once per run.

@@ -14,65 +14,83 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// loop runs a for_each or while state: its body in order each iteration, following the body
-// states' transitions (to a body state: jump there; to the loop itself or nowhere: the next
-// body state; elsewhere: leave the loop for it), checking while before and break_when after
-// each iteration, at most max_iterations times.
+// loopExecutor runs for_each and while states: their body in order each iteration, through
+// Steps, following the body states' transitions (to a body state: jump there; to the loop
+// itself or nowhere: the next body state; elsewhere: leave the loop for it), checking while
+// before and break_when after each iteration, at most max_iterations times.
 //
 // A body state that fails with no transition handling the failure fails the loop, which then
 // follows its own on_failure. A loop that ends normally goes to on_complete (else on_success).
-func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
-	lp := st.Loop()
-	var items []any
-	length := -1
+type loopExecutor struct{ exprs *exprCache }
+
+// loopRun is one visit of a loop state: what it runs with, and its items (nil for while, whose
+// length is -1: unknown) and iteration bound, read when it starts.
+type loopRun struct {
+	st     *workflow.State
+	lp     *workflow.LoopSpec
+	steps  Steps
+	exprs  *exprCache
+	items  []any
+	length int
+	limit  int
+}
+
+// Execute implements Executor. Items or a bound that cannot be read fail the loop before its
+// first iteration; a template that does not render stops the run.
+func (x loopExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, steps Steps) (Outcome, error) {
+	l, err := x.start(st, scope, steps)
+	if err != nil {
+		return Outcome{Status: StepFailure, ExitCode: -1}, err
+	}
+	return l.run(ctx, scope)
+}
+
+// start reads the loop's items and bound; for_each runs at most max_iterations of its items.
+func (x loopExecutor) start(st *workflow.State, scope Scope, steps Steps) (*loopRun, error) {
+	l := &loopRun{st: st, lp: st.Loop(), steps: steps, exprs: x.exprs, length: -1}
 	if fe := st.ForEach(); fe != nil {
-		var fail string
-		var err error
-		items, fail, err = f.items(st, fe, scope)
-		if err != nil || fail != "" {
-			return Outcome{Status: StepFailure, ExitCode: -1, Error: fail}, err
+		items, err := forEachItems(st, fe, scope)
+		if err != nil {
+			return nil, err
 		}
+		l.items = items
 	}
-	limit, fail, err := f.limit(st, lp, scope)
-	if err != nil || fail != "" {
-		return Outcome{Status: StepFailure, ExitCode: -1, Error: fail}, err
+	limit, err := l.maxIterations(scope)
+	if err != nil {
+		return nil, err
 	}
-	if items != nil {
-		if len(items) > limit {
-			f.log.Info("for_each runs only the first max_iterations items", zap.String("step", st.Name), zap.Int("items", len(items)), zap.Int("max_iterations", limit))
-			items = items[:limit]
+	l.limit = limit
+	if l.items != nil {
+		if len(l.items) > limit {
+			steps.Log().Info("for_each runs only the first max_iterations items", zap.String("step", st.Name), zap.Int("items", len(l.items)), zap.Int("max_iterations", limit))
+			l.items = l.items[:limit]
 		}
-		length = len(items)
+		l.length = len(l.items)
 	}
-	cur := scope
-	n := 0
-	for i := 0; ; i++ {
-		if items != nil && i >= len(items) {
-			break
-		}
-		if i >= limit {
-			f.log.Warn("loop reached max_iterations", zap.String("step", st.Name), zap.Int("max_iterations", limit))
+	return l, nil
+}
+
+// run iterates until the items or the bound run out, while stops holding, break_when holds,
+// or a body state leaves the loop or fails it.
+func (l *loopRun) run(ctx context.Context, scope Scope) (Outcome, error) {
+	cur, n := scope, 0
+	for i := 0; l.items == nil || i < len(l.items); i++ {
+		if i >= l.limit {
+			l.steps.Log().Warn("loop reached max_iterations", zap.String("step", l.st.Name), zap.Int("max_iterations", l.limit))
 			break
 		}
 		if err := ctx.Err(); err != nil {
 			return Outcome{Status: StepFailure, Scope: &cur}, err
 		}
-		var item any
-		if items != nil {
-			item = items[i]
-		}
-		iter := cur.withLoop(st.Name, item, i, length)
-		if w := st.While(); w != nil && strings.TrimSpace(w.While) != "" {
-			ok, fail, err := f.holds(st, "while", w.While, iter)
-			if err != nil || fail != "" {
-				return Outcome{Status: StepFailure, ExitCode: -1, Error: fail, Output: iterations(n), Scope: &cur}, err
+		iter := cur.withLoop(l.st.Name, l.item(i), i, l.length)
+		if ok, err := l.enters(iter); err != nil || !ok {
+			if err != nil {
+				return Outcome{Status: StepFailure, ExitCode: -1, Output: iterations(n), Scope: &cur}, err
 			}
-			if !ok {
-				break
-			}
+			break
 		}
 		n++
-		after, res, err := f.iteration(ctx, st, lp.Body, iter)
+		after, res, err := l.iteration(ctx, iter)
 		cur = after.withFlow(scope)
 		if err == nil {
 			err = ctx.Err() // the loop's own timeout, reported as the loop's
@@ -80,57 +98,92 @@ func (f flowCtl) loop(ctx context.Context, st *workflow.State, scope Scope) (Out
 		if err != nil {
 			return Outcome{Status: StepFailure, Scope: &cur}, err
 		}
-		if res.exit != "" || res.fail != "" {
-			out := Outcome{Status: StepSuccess, Output: iterations(n), Next: res.exit, Scope: &cur, ExitCode: res.code}
-			if res.fail != "" {
-				out.Status, out.Error = StepFailure, res.fail
-			}
-			return out, nil
+		if res.exit != "" || res.failed != nil {
+			return l.left(n, res, &cur), nil
 		}
-		if lp.BreakWhen != "" {
-			ok, _, err := f.holds(st, "break_when", lp.BreakWhen, after)
+		if stop, err := l.breaks(after); err != nil || stop {
 			if err != nil {
 				return Outcome{Status: StepFailure, Scope: &cur}, err
 			}
-			if ok {
-				break
-			}
+			break
 		}
 	}
 	return Outcome{Status: StepSuccess, Output: iterations(n), Scope: &cur}, nil
+}
+
+// item is the item of iteration i, nil for while.
+func (l *loopRun) item(i int) any {
+	if l.items == nil {
+		return nil
+	}
+	return l.items[i]
+}
+
+// enters checks while before an iteration: no while, or a blank one, always enters.
+func (l *loopRun) enters(iter Scope) (bool, error) {
+	w := l.st.While()
+	if w == nil || strings.TrimSpace(w.While) == "" {
+		return true, nil
+	}
+	return l.holds("while", w.While, iter)
+}
+
+// breaks checks break_when after an iteration. One that cannot be evaluated does not break:
+// only an error that stops the run is returned.
+func (l *loopRun) breaks(after Scope) (bool, error) {
+	if l.lp.BreakWhen == "" {
+		return false, nil
+	}
+	ok, err := l.holds("break_when", l.lp.BreakWhen, after)
+	if _, stop := stopped(err); stop {
+		return false, err
+	}
+	return ok, nil
+}
+
+// left is the loop's Outcome when an iteration ended early: for the state a body state's
+// transition leads to, failed when that body state failed.
+func (l *loopRun) left(n int, res iterationEnd, cur *Scope) Outcome {
+	out := Outcome{Status: StepSuccess, Output: iterations(n), Then: GoTo(res.exit), Scope: cur}
+	if res.failed != nil {
+		out.Status, out.ExitCode, out.Error = StepFailure, res.failed.ExitCode, bodyFailure(l.st, *res.failed)
+	}
+	return out
 }
 
 // iterations is a loop's output, worded as the reference awf words it.
 func iterations(n int) string { return fmt.Sprintf("completed %d iterations", n) }
 
 // iterationEnd is how an iteration ended besides running to the end of the body: leaving the
-// loop for exit, or failing with fail (the failed body state's exit code in code).
+// loop for exit, or by failed, the body state that failed.
 type iterationEnd struct {
-	exit, fail string
-	code       int
+	exit   string
+	failed *StepResult
 }
 
 // iteration runs the body once.
-func (f flowCtl) iteration(ctx context.Context, st *workflow.State, body []string, scope Scope) (Scope, iterationEnd, error) {
+func (l *loopRun) iteration(ctx context.Context, scope Scope) (Scope, iterationEnd, error) {
+	body := l.lp.Body
 	for j := 0; j < len(body); {
-		sr, after, err := f.visit(ctx, body[j], scope, true)
-		scope = after
+		step, err := l.steps.Follow(ctx, body[j], scope)
+		scope = step.Scope
 		if err != nil {
 			return scope, iterationEnd{}, err
 		}
+		sr := step.Result
 		next := sr.Next
 		k := slices.Index(body, next)
 		switch {
 		case k >= 0:
 			j = k
-		case next != "" && next != st.Name && f.wf.States[next] != nil:
+		case next != "" && next != l.st.Name && l.steps.Workflow().States[next] != nil:
 			end := iterationEnd{exit: next}
 			if sr.Status == StepFailure {
-				end.fail, end.code = bodyFailure(st, sr), sr.ExitCode
+				end.failed = &sr
 			}
 			return scope, end, nil
 		case sr.Status == StepFailure && next == "":
-			return scope, iterationEnd{fail: bodyFailure(st, sr), code: sr.ExitCode}, nil
+			return scope, iterationEnd{failed: &sr}, nil
 		default:
 			j++
 		}
@@ -144,27 +197,27 @@ func bodyFailure(st *workflow.State, sr StepResult) string {
 
 // holds evaluates a loop's while or break_when. States that have not run read as empty
 // (nil), as in the reference awf, so `states.check.Output != "ready"` holds before check runs.
-// A condition that cannot be evaluated here (a type error) is false and logged, and for while
-// also fail, which fails the loop, as in the reference: break_when then does not break. Only an
-// engine without expressions stops the run.
-func (f flowCtl) holds(st *workflow.State, key, src string, scope Scope) (ok bool, fail string, err error) {
+// A condition that cannot be evaluated here (a type error) is false, logged, and returned as
+// the error that fails the loop, as in the reference (break_when ignores it: it does not
+// break). Only an engine without expressions stops the run.
+func (l *loopRun) holds(key, src string, scope Scope) (bool, error) {
 	vars := scope.Data()
 	states, _ := vars["states"].(map[string]any)
-	for name := range f.wf.States {
+	for name := range l.steps.Workflow().States {
 		if _, ran := states[name]; !ran {
 			states[name] = StateData{}.nilFields()
 		}
 	}
-	ok, err = f.s.exprs.holds(src, vars)
+	ok, err := l.exprs.holds(src, vars)
 	if err != nil {
 		var ee *ports.ExprError
 		if !errors.As(err, &ee) {
-			return false, "", Stop(err)
+			return false, Stop(err)
 		}
-		f.log.Warn("loop condition cannot be evaluated here; taken as false", zap.String("step", st.Name), zap.String(key, src), zap.Error(err))
-		return false, fault.New(fault.ExecutionLoopCondition, "%s of state %q cannot be evaluated: %v", key, st.Name, err).Error(), nil
+		l.steps.Log().Warn("loop condition cannot be evaluated here; taken as false", zap.String("step", l.st.Name), zap.String(key, src), zap.Error(err))
+		return false, fault.New(fault.ExecutionLoopCondition, "%s of state %q cannot be evaluated: %v", key, l.st.Name, err)
 	}
-	return ok, "", nil
+	return ok, nil
 }
 
 // nilFields are the fields of a state that has not run: present, and empty.

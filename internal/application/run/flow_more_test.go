@@ -6,12 +6,10 @@ import (
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // TestFlowEdges covers the rarer ends: list and fractional items, a count that is no whole
-// number, a branch whose template does not render (it stops the run), and the placeholder
-// executor reached without its scheduler.
+// number, and a branch whose template does not render (it stops the run).
 func TestFlowEdges(t *testing.T) {
 	res, events, err := flowRun(t, context.Background(), loopHead+`
   each:
@@ -54,16 +52,7 @@ states:
 		t.Errorf("a branch template that does not render: %v, %s", err, res.Status)
 	}
 
-	out, err := flowExecutor{}.Execute(context.Background(), &workflow.State{Name: "x", Type: workflow.StateWhile}, Scope{})
-	if _, stop := stopped(err); !stop || fault.CodeOf(errorsUnwrapStop(err)) != fault.SystemInternalUnexpected || out.Status != "" {
-		t.Errorf("unbound flow executor: %v", err)
-	}
 	if (&decided{why: "because"}).Error() != "because" {
 		t.Error("decided.Error")
 	}
-}
-
-func errorsUnwrapStop(err error) error {
-	e, _ := stopped(err)
-	return e
 }

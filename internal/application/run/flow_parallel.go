@@ -13,48 +13,57 @@ import (
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
-// branchRun is one branch's end: its result, the scope of its Fork, and an error that stops
-// the run.
+// parallelExecutor runs a parallel state's branches at once through Steps, at most
+// max_concurrent at a time, each in a Fork of the scope; their transitions are not followed.
+// Branches start in the order listed. By strategy: all_succeed fails on the first failed branch
+// and cancels the others; any_succeed succeeds on the first successful branch and cancels the
+// others (failing only when all fail); best_effort lets every branch finish and succeeds
+// whatever they did. It always waits for every branch it started, so no branch outlives the
+// state. Afterwards each branch's results are visible as states.<branch>.
+type parallelExecutor struct{}
+
+// branchRun is one branch's end: the branch run as a step, and an error that stops the run.
 type branchRun struct {
-	sr      StepResult
-	scope   Scope
+	step    Step
 	err     error
 	started bool
 }
 
-// parallel runs a parallel state's branches at once, at most max_concurrent at a time, each in
-// a Fork of the scope; their transitions are not followed. Branches start in the order listed.
-// By strategy: all_succeed fails on the first failed branch and cancels the others;
-// any_succeed succeeds on the first successful branch and cancels the others (failing only
-// when all fail); best_effort lets every branch finish and succeeds whatever they did. It
-// always waits for every branch it started, so no branch outlives the state. Afterwards each
-// branch's results are visible as states.<branch>.
-func (f flowCtl) parallel(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+// parallelRun is one visit of a parallel state: its branches' ends, by the order listed, and
+// the first branch that decided the state, under mu.
+type parallelRun struct {
+	st       *workflow.State
+	spec     *workflow.ParallelSpec
+	strategy workflow.Strategy
+	steps    Steps
+	runs     []branchRun
+	mu       sync.Mutex
+	first    int
+	cancel   context.CancelCauseFunc
+}
+
+// Execute implements Executor.
+func (parallelExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, steps Steps) (Outcome, error) {
 	spec := st.Parallel()
-	strategy := spec.EffectiveStrategy()
+	p := &parallelRun{st: st, spec: spec, strategy: spec.EffectiveStrategy(), steps: steps, runs: make([]branchRun, len(spec.Branches)), first: -1}
 	bctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	limit := spec.MaxConcurrent
-	if limit <= 0 || limit > len(spec.Branches) {
-		limit = len(spec.Branches)
+	p.cancel = cancel
+	p.launch(bctx, scope)
+	return p.end(ctx, scope, context.Cause(bctx))
+}
+
+// launch starts the branches in order as slots free up, until the state decides, and waits
+// for every branch it started.
+func (p *parallelRun) launch(bctx context.Context, scope Scope) {
+	limit := p.spec.MaxConcurrent
+	if limit <= 0 || limit > len(p.spec.Branches) {
+		limit = len(p.spec.Branches)
 	}
 	slots := make(chan struct{}, max(limit, 1))
-	runs := make([]branchRun, len(spec.Branches))
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first = -1 // the branch that decided, under mu
-	)
-	decide := func(i int, why string) {
-		mu.Lock()
-		defer mu.Unlock()
-		if first < 0 {
-			first = i
-			cancel(&decided{why: why})
-		}
-	}
+	var wg sync.WaitGroup
 launch:
-	for i, name := range spec.Branches {
+	for i, name := range p.spec.Branches {
 		select {
 		case slots <- struct{}{}:
 		case <-bctx.Done():
@@ -64,36 +73,50 @@ launch:
 			<-slots
 			break
 		}
-		runs[i].started = true
+		p.runs[i].started = true
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			defer func() { <-slots }()
-			sr, sc, err := f.visit(bctx, name, scope.withBranch(st.Name), false)
-			runs[i] = branchRun{sr: sr, scope: sc, err: err, started: true}
-			switch {
-			case err != nil:
-			case strategy == workflow.AllSucceed && sr.Status == StepFailure:
-				decide(i, fmt.Sprintf("branch %q failed first", name))
-			case strategy == workflow.AnySucceed && sr.Status == StepSuccess:
-				decide(i, fmt.Sprintf("branch %q succeeded first", name))
-			}
+			p.branch(bctx, i, name, scope)
 		}()
 	}
 	wg.Wait()
-	return f.parallelEnd(ctx, st, scope, strategy, runs, context.Cause(bctx))
 }
 
-// parallelEnd records the branches' results and judges them by the strategy.
-func (f flowCtl) parallelEnd(ctx context.Context, st *workflow.State, scope Scope, strategy workflow.Strategy, runs []branchRun, cause error) (Outcome, error) {
-	spec := st.Parallel()
+// branch runs branch i and, by the strategy, lets it decide the state.
+func (p *parallelRun) branch(bctx context.Context, i int, name string, scope Scope) {
+	step, err := p.steps.Run(bctx, name, scope.withBranch(p.st.Name))
+	p.runs[i] = branchRun{step: step, err: err, started: true}
+	switch {
+	case err != nil:
+	case p.strategy == workflow.AllSucceed && step.Result.Status == StepFailure:
+		p.decide(i, fmt.Sprintf("branch %q failed first", name))
+	case p.strategy == workflow.AnySucceed && step.Result.Status == StepSuccess:
+		p.decide(i, fmt.Sprintf("branch %q succeeded first", name))
+	}
+}
+
+// decide makes branch i the one that decided the state, unless one did already, and cancels
+// the others.
+func (p *parallelRun) decide(i int, why string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.first < 0 {
+		p.first = i
+		p.cancel(&decided{why: why})
+	}
+}
+
+// end records the branches' results and judges them by the strategy.
+func (p *parallelRun) end(ctx context.Context, scope Scope, cause error) (Outcome, error) {
 	var ok, failed []string
 	code := 0
-	for i, r := range runs {
+	for i, r := range p.runs {
 		if !r.started {
-			r = f.unstarted(cause, st, scope, spec.Branches[i])
+			r = p.unstarted(cause, scope, p.spec.Branches[i])
 		}
-		scope = scope.absorb(r.scope)
+		scope = scope.absorb(r.step.Scope)
 		if r.err != nil {
 			if stop, isStop := stopped(r.err); isStop || ctx.Err() == nil {
 				if stop == nil {
@@ -103,47 +126,47 @@ func (f flowCtl) parallelEnd(ctx context.Context, st *workflow.State, scope Scop
 			}
 			return Outcome{Status: StepFailure, Scope: &scope}, ctx.Err()
 		}
-		if r.sr.Status == StepSuccess {
-			ok = append(ok, spec.Branches[i])
+		if r.step.Result.Status == StepSuccess {
+			ok = append(ok, p.spec.Branches[i])
 		} else {
 			if len(failed) == 0 {
-				code = r.sr.ExitCode
+				code = r.step.Result.ExitCode
 			}
-			failed = append(failed, spec.Branches[i]+": "+firstLine(r.sr.Error))
+			failed = append(failed, p.spec.Branches[i]+": "+firstLine(r.step.Result.Error))
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return Outcome{Status: StepFailure, Scope: &scope}, err
 	}
-	f.log.Info("parallel state ended", zap.String("step", st.Name), zap.String("strategy", string(strategy)),
+	return p.judge(ok, failed, code, &scope), nil
+}
+
+// judge is the state's Outcome by its strategy, from the branches that succeeded and the
+// failures of the others (code: the exit code of the first failed one).
+func (p *parallelRun) judge(ok, failed []string, code int, scope *Scope) Outcome {
+	p.steps.Log().Info("parallel state ended", zap.String("step", p.st.Name), zap.String("strategy", string(p.strategy)),
 		zap.Strings("succeeded", ok), zap.Int("failed", len(failed)))
-	out := Outcome{Status: StepSuccess, Scope: &scope}
+	out := Outcome{Status: StepSuccess, Scope: scope}
 	switch {
-	case strategy == workflow.AllSucceed && len(failed) > 0,
-		strategy == workflow.AnySucceed && len(ok) == 0:
+	case p.strategy == workflow.AllSucceed && len(failed) > 0,
+		p.strategy == workflow.AnySucceed && len(ok) == 0:
 		out.Status, out.ExitCode = StepFailure, code
 		if out.ExitCode == 0 {
 			out.ExitCode = -1
 		}
-		out.Error = fault.New(fault.ExecutionParallelFailed, "parallel state %q (%s): %s", st.Name, strategy, strings.Join(failed, "; ")).Error()
+		out.Error = fault.New(fault.ExecutionParallelFailed, "parallel state %q (%s): %s", p.st.Name, p.strategy, strings.Join(failed, "; ")).Error()
 	}
-	return out, nil
+	return out
 }
 
 // unstarted reports a branch the parallel state never started because it had already decided
 // (or the run was interrupted): a failed step, so states.<branch> exists and says so.
-func (f flowCtl) unstarted(cause error, st *workflow.State, scope Scope, name string) branchRun {
+func (p *parallelRun) unstarted(cause error, scope Scope, name string) branchRun {
 	why := "the run was interrupted"
 	var d *decided
 	if errors.As(cause, &d) {
 		why = d.why
 	}
-	sr := StepResult{Name: name, Status: StepFailure, ExitCode: -1, Within: scope.withBranch(st.Name).within(),
-		Error: fault.New(fault.ExecutionParallelCancelled, "branch %q cancelled before it started: %s", name, why).Error()}
-	if b := f.wf.States[name]; b != nil {
-		sr.Type = string(b.Type)
-	}
-	f.s.events.Observe(StepFinished{Step: sr})
-	child := scope.withBranch(st.Name).WithState(name, StateData{ExitCode: -1, Status: string(StepFailure)})
-	return branchRun{sr: sr, scope: child, started: true}
+	err := fault.New(fault.ExecutionParallelCancelled, "branch %q cancelled before it started: %s", name, why)
+	return branchRun{step: p.steps.Skip(name, scope.withBranch(p.st.Name), err), started: true}
 }

@@ -45,23 +45,32 @@ type HookRan struct {
 
 func (HookRan) event() {}
 
+// hookList is one list of hook actions to run: the hook's name, the state whose hook it is (""
+// for the run's own), and whether its first failure stops the run (workflow_start).
+type hookList struct {
+	name, step string
+	actions    workflow.Hook
+	stop       bool
+}
+
 // runHook runs the actions of one hook list in order. Each is an event, a log line and a span
-// (a child of ctx's span). A failed action is reported and the next one runs, unless stop is
-// set: then the first failure is returned (workflow_start stops the run).
-func (s *scheduler) runHook(ctx context.Context, name, step string, h workflow.Hook, scope Scope, log *zap.Logger, stop bool) error {
-	for i, a := range h {
-		ev := s.hookAction(ctx, name, step, i, a, scope, log)
+// (a child of ctx's span). A failed action is reported and the next one runs, unless the list
+// stops at its first failure: then that failure is returned.
+func (s *scheduler) runHook(ctx context.Context, hl hookList, scope Scope, log *zap.Logger) error {
+	for i := range hl.actions {
+		ev := s.hookAction(ctx, hl, i, scope, log)
 		s.events.Observe(ev)
-		if ev.Error != "" && stop {
-			return fault.New(fault.ExecutionHookFailed, "%s hook #%d failed: %s", name, i+1, ev.Error).
+		if ev.Error != "" && hl.stop {
+			return fault.New(fault.ExecutionHookFailed, "%s hook #%d failed: %s", hl.name, i+1, ev.Error).
 				WithHint("fix the hook, or move the check into a step with on_failure")
 		}
 	}
 	return nil
 }
 
-// hookAction runs one action inside its span and returns what happened.
-func (s *scheduler) hookAction(ctx context.Context, name, step string, i int, a workflow.HookAction, scope Scope, log *zap.Logger) HookRan {
+// hookAction runs action i of hl inside its span and returns what happened.
+func (s *scheduler) hookAction(ctx context.Context, hl hookList, i int, scope Scope, log *zap.Logger) HookRan {
+	a, name, step := hl.actions[i], hl.name, hl.step
 	ev := HookRan{Hook: name, Step: step, Index: i, Action: "command"}
 	if a.Log != "" {
 		ev.Action = "log"
@@ -79,9 +88,10 @@ func (s *scheduler) hookAction(ctx context.Context, name, step string, i int, a 
 	if a.Log != "" {
 		ev.Text, err = render(where, a.Log, scope, a.LogPos)
 	} else {
-		ev.Text, err = renderShell(where, a.Command, scope, a.CommandPos)
+		var req ports.CommandRequest
+		ev.Text, req, err = hookCommand(where, a, scope)
 		if err == nil {
-			ev.Output, err = s.hooks.command(ctx, ev.Text)
+			ev.Output, err = s.hooks.command(ctx, req)
 		}
 	}
 	fields := []zap.Field{zap.String("hook", name), zap.String("step", step), zap.Int("index", i), zap.String("action", ev.Action)}
@@ -101,11 +111,12 @@ func (s *scheduler) hookAction(ctx context.Context, name, step string, i int, a 
 }
 
 // command runs a hook command; a non-zero exit is an error carrying its stderr.
-func (h *hookRunner) command(ctx context.Context, text string) (string, error) {
+func (h *hookRunner) command(ctx context.Context, req ports.CommandRequest) (string, error) {
 	if h == nil || h.commands == nil {
 		return "", fault.New(fault.SystemRunSetup, "this awf has no command runner wired for hooks")
 	}
-	res, err := h.commands.RunCommand(ctx, ports.CommandRequest{Command: text, Dir: h.dir, Env: h.env})
+	req.Dir, req.Env = h.dir, h.env
+	res, err := h.commands.RunCommand(ctx, req)
 	out := strings.TrimRight(res.Stdout, "\n")
 	if err != nil {
 		return out, err

@@ -14,18 +14,18 @@ import (
 
 // stepHook runs a state's pre or post hooks under the step's context. Their failures are
 // shown and logged; they never change the step's outcome, as in the reference awf.
-func (s *scheduler) stepHook(ctx context.Context, st *workflow.State, name string, scope Scope, log *zap.Logger) {
-	h := st.Hooks.Pre
+func (s *scheduler) stepHook(ctx context.Context, v visit, name string, scope Scope) {
+	h := v.st.Hooks.Pre
 	if name == workflow.HookPost {
-		h = st.Hooks.Post
+		h = v.st.Hooks.Post
 	}
-	_ = s.runHook(ctx, name, st.Name, h, scope, log, false)
+	_ = s.runHook(ctx, hookList{name: name, step: v.st.Name, actions: h}, scope, v.log)
 }
 
 // workflowStart runs the workflow_start hooks; the first failure stops the run before its
 // initial state.
 func (s *scheduler) workflowStart(ctx context.Context, wf *workflow.Workflow, scope Scope, log *zap.Logger) error {
-	return s.runHook(ctx, workflow.HookWorkflowStart, "", wf.Hooks.Start, scope, log, true)
+	return s.runHook(ctx, hookList{name: workflow.HookWorkflowStart, actions: wf.Hooks.Start, stop: true}, scope, log)
 }
 
 // workflowEnd runs the hooks of how the run ended: workflow_end after success, workflow_error
@@ -35,19 +35,19 @@ func (s *scheduler) workflowStart(ctx context.Context, wf *workflow.Workflow, sc
 func (s *scheduler) workflowEnd(ctx context.Context, wf *workflow.Workflow, end ending, scope Scope, log *zap.Logger) {
 	switch end.status {
 	case RunSuccess:
-		_ = s.runHook(ctx, workflow.HookWorkflowEnd, "", wf.Hooks.End, scope, log, false)
+		_ = s.runHook(ctx, hookList{name: workflow.HookWorkflowEnd, actions: wf.Hooks.End}, scope, log)
 	case RunInterrupted:
 		if len(wf.Hooks.Cancel) == 0 {
 			return
 		}
 		hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), CancelHookTimeout)
 		defer cancel()
-		_ = s.runHook(hctx, workflow.HookWorkflowCancel, "", wf.Hooks.Cancel, scope, log, false)
+		_ = s.runHook(hctx, hookList{name: workflow.HookWorkflowCancel, actions: wf.Hooks.Cancel}, scope, log)
 	default:
 		if len(wf.Hooks.Error) == 0 {
 			return
 		}
-		_ = s.runHook(ctx, workflow.HookWorkflowError, "", wf.Hooks.Error, scope.WithError(runError(end, scope)), log, false)
+		_ = s.runHook(ctx, hookList{name: workflow.HookWorkflowError, actions: wf.Hooks.Error}, scope.WithError(runError(end, scope)), log)
 	}
 }
 

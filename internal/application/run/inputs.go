@@ -11,6 +11,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -209,7 +210,7 @@ func unknownInputs(ds *fault.Diagnostics, wf *workflow.Workflow, given Given, de
 		if len(declared) == 0 {
 			hint = "this workflow declares no inputs"
 		}
-		if s := workflow.Suggest(k, declared); s != "" {
+		if s := suggest.Closest(k, declared); s != "" {
 			hint = "did you mean '" + s + "'?"
 		}
 		ds.Errorf(fault.Position{File: wf.File}, fault.UserInputUnknown, hint, "unknown input %q", k)

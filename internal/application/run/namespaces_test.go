@@ -14,8 +14,8 @@ import (
 type echoShell struct{ seen []string }
 
 func (e *echoShell) RunCommand(_ context.Context, req ports.CommandRequest) (ports.CommandResult, error) {
-	e.seen = append(e.seen, req.Command)
-	return ports.CommandResult{Stdout: req.Command}, nil
+	e.seen = append(e.seen, req.Shown)
+	return ports.CommandResult{Stdout: req.Shown}, nil
 }
 
 func TestNamespacesAndFuncs(t *testing.T) {

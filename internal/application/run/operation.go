@@ -27,7 +27,7 @@ type operationExecutor struct {
 }
 
 // Execute implements Executor.
-func (x operationExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+func (x operationExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	spec := st.Operation()
 	in, err := renderInputs(st, "inputs", spec.Inputs, scope)
 	if err != nil {

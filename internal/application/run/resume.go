@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -91,17 +92,17 @@ func CheckResumeState(wf *workflow.Workflow, from string) error {
 	}
 	slices.Sort(names)
 	return fault.New(fault.UserRunUnknownState, "workflow %q has no state %q to resume from", wf.Name, from).
-		WithHint("%s", workflow.DidYouMean(from, names))
+		WithHint("%s", suggest.DidYouMean(from, names))
 }
 
 // replayed stands for visit when a resumed run already has the step's result: nothing runs and
 // no event is sent (the run's record holds the step already); the scope and the next state are
 // what they were.
-func (f flowCtl) replayed(st *workflow.State, sr StepResult, scope Scope, follow bool) (StepResult, Scope, error) {
+func (m *members) replayed(v visit, sr StepResult, scope Scope) (Step, error) {
 	scope = withStep(scope, sr)
 	var err error
-	if follow {
-		sr.Next, err = f.s.next(st, sr.Status, scope, f.log)
+	if v.follow {
+		sr.Next, err = m.s.next(v.st, sr.Status, scope, m.log)
 	}
-	return sr, scope, err
+	return Step{Result: sr, Scope: scope}, err
 }

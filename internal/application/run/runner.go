@@ -1,6 +1,6 @@
 // Package run executes a workflow's state machine: typed inputs, template interpolation, one
-// executor per kind of state (command, agent, terminal) and a scheduler that owns transitions,
-// timeouts, cancellation and the run's events. It knows nothing of shells, CLIs, files or the
+// executor per kind of state (command, agent, loops, parallel, terminal, …), registered by kind,
+// and a scheduler that owns transitions, timeouts, cancellation and the run's events. It knows nothing of shells, CLIs, files or the
 // process environment: those arrive through ports and options.
 package run
 
@@ -109,13 +109,14 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 		opts.MaxSteps = DefaultMaxSteps
 	}
 	p := paths{root: opts.Dir}
+	exprs := &exprCache{compiler: opts.Expressions}
 	executors := map[workflow.StateType]Executor{
 		workflow.StateCommand:      commandExecutor{commands: opts.Commands, env: opts.Environ, paths: p, scripts: opts.Scripts},
 		workflow.StateAgent:        agentExecutor{agents: opts.Agents, proxy: opts.Proxy, prompts: opts.Prompts, runID: opts.RunID, paths: p, turns: opts.Turns, tracer: opts.Tracer, sessionDir: opts.SessionDir},
 		workflow.StateTerminal:     terminalExecutor{},
-		workflow.StateParallel:     flowExecutor{},
-		workflow.StateForEach:      flowExecutor{},
-		workflow.StateWhile:        flowExecutor{},
+		workflow.StateParallel:     parallelExecutor{},
+		workflow.StateForEach:      loopExecutor{exprs: exprs},
+		workflow.StateWhile:        loopExecutor{exprs: exprs},
 		workflow.StateCallWorkflow: callExecutor{source: opts.Workflows, env: envMap(opts.Environ)},
 		workflow.StateOperation:    operationExecutor{builtins: opts.Operations, plugins: opts.Plugins},
 	}
@@ -125,7 +126,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 	if err := checkExecutors(executors, kinds); err != nil {
 		return nil, err
 	}
-	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: &exprCache{compiler: opts.Expressions}, wait: opts.Wait, rand: opts.Rand,
+	sched := &scheduler{executors: executors, maxSteps: opts.MaxSteps, tracer: opts.Tracer, runID: opts.RunID, exprs: exprs, wait: opts.Wait, rand: opts.Rand,
 		hooks: &hookRunner{commands: opts.Commands, env: opts.Environ, dir: opts.Dir}}
 	if sched.wait == nil {
 		sched.wait = sleep

@@ -66,19 +66,15 @@ func (s *scheduler) walk(ctx context.Context, wf *workflow.Workflow, scope Scope
 // walkFrom is walk starting at state current instead of the initial one (a resumed run).
 func (s *scheduler) walkFrom(ctx context.Context, wf *workflow.Workflow, current string, scope Scope, log *zap.Logger) (end ending) {
 	defer func() { end.state, end.scope = current, scope }()
+	m := &members{s: s, wf: wf, log: log}
 	for n := 0; ; n++ {
-		st, ok := wf.States[current]
-		if !ok {
-			return ending{status: RunError, err: fault.New(fault.SystemRunUnknownState, "state %q does not exist (validation should have caught this)", current)}
-		}
-		x, err := executorFor(s.executors, st)
+		v, err := m.visitOf(current)
 		if err != nil {
 			return ending{status: RunError, err: err}
 		}
-		scope = scope.At(st.Name)
-		x = s.bind(x, wf, log)
-		if st.Ends() {
-			return s.end(ctx, wf, st, x, scope)
+		scope = scope.At(current)
+		if v.st.Ends() {
+			return s.end(ctx, v, scope)
 		}
 		if n >= s.maxSteps {
 			return ending{status: RunError, err: fault.New(fault.ExecutionRunMaxSteps, "run executed %d steps without reaching a terminal state", n).
@@ -87,37 +83,55 @@ func (s *scheduler) walkFrom(ctx context.Context, wf *workflow.Workflow, current
 		if err := ctx.Err(); err != nil {
 			return ending{status: RunInterrupted, err: interrupted(err)}
 		}
-		s.events.Observe(StepStarted{Name: st.Name, Kind: string(st.Type)})
-		sr, err := s.step(ctx, st, x, scope, log)
-		if sr.after != nil {
-			scope = *sr.after
-		}
-		scope = withStep(scope, sr)
+		s.events.Observe(StepStarted{Name: current, Kind: string(v.st.Type)})
+		sd, err := s.step(ctx, v, scope)
+		var sr StepResult
+		sr, scope, err = s.finish(v, sd, scope, err)
 		if err != nil {
 			// Errors (as opposed to failed steps) stop the run: bad templates, interrupts.
-			sr.Status, sr.Error = StepFailure, err.Error()
-			s.events.Observe(StepFinished{Step: sr})
 			if fault.ExitCode(err) == fault.ExitInterrupted {
 				return ending{status: RunInterrupted, err: err}
 			}
 			return ending{status: RunError, err: err}
 		}
-		sr.Next, err = s.next(st, sr.Status, scope, log)
-		if sr.jump != "" {
-			sr.Next = sr.jump
-		}
-		if err != nil {
-			s.events.Observe(StepFinished{Step: sr})
-			return ending{status: RunError, err: err}
-		}
-		s.events.Observe(StepFinished{Step: sr})
 		if sr.Next == "" {
 			// A failed step without on_failure ends the run as a failure of that step.
-			return ending{status: RunFailure, err: fault.New(fault.WorkflowRunFailed, "step %q failed and has no on_failure transition: %s", st.Name, firstLine(sr.Error)).
-				WithHint("add `on_failure: <state>` to %q to handle the failure", st.Name)}
+			return ending{status: RunFailure, err: fault.New(fault.WorkflowRunFailed, "step %q failed and has no on_failure transition: %s", current, firstLine(sr.Error)).
+				WithHint("add `on_failure: <state>` to %q to handle the failure", current)}
 		}
 		current = sr.Next
 	}
+}
+
+// finish records a state run as a step in scope (the scope the state left behind, if it left
+// one), resolves where the run goes next when the visit follows transitions, and reports the
+// step. err, from running it, stops the run: the step is reported failed by it.
+func (s *scheduler) finish(v visit, sd stepped, scope Scope, err error) (StepResult, Scope, error) {
+	if sd.left != nil {
+		scope = *sd.left
+	}
+	scope = withStep(scope, sd.sr)
+	if err != nil {
+		sd.sr.Status, sd.sr.Error = StepFailure, err.Error()
+		s.events.Observe(StepFinished{Step: sd.sr})
+		return sd.sr, scope, err
+	}
+	if v.follow {
+		sd.sr.Next, err = s.follow(v, sd, scope)
+	}
+	s.events.Observe(StepFinished{Step: sd.sr})
+	return sd.sr, scope, err
+}
+
+// follow is where the run goes after v's state ran as sd: where the state sends it, else where
+// its transitions lead. Those are evaluated either way, so an error in them is never hidden.
+func (s *scheduler) follow(v visit, sd stepped, scope Scope) (string, error) {
+	next, err := s.next(v.st, sd.sr.Status, scope, v.m.log)
+	to, terr := sd.then.after(v.st, next)
+	if err == nil {
+		err = terr
+	}
+	return to, err
 }
 
 // next is the state a step goes to: the first of its transitions whose `when` holds (or that
@@ -154,72 +168,99 @@ func (s *scheduler) next(st *workflow.State, status StepStatus, scope Scope, log
 }
 
 // end runs a state that ends the run and turns its End into the run's ending.
-func (s *scheduler) end(ctx context.Context, wf *workflow.Workflow, st *workflow.State, x Executor, scope Scope) ending {
-	out, err := x.Execute(ctx, st, scope)
-	if err == nil && out.End == nil {
-		err = fault.New(fault.SystemInternalUnexpected, "the executor of %s state %q did not end the run", st.Type, st.Name)
+func (s *scheduler) end(ctx context.Context, v visit, scope Scope) ending {
+	out, err := v.x.Execute(ctx, v.st, scope, v.m)
+	e, ends := out.Then.Ends()
+	if err == nil && !ends {
+		err = fault.New(fault.SystemInternalUnexpected, "the executor of %s state %q did not end the run", v.st.Type, v.st.Name)
 	}
 	if err != nil {
 		return ending{status: RunError, err: err}
 	}
-	if !out.End.Failed {
-		return ending{status: RunSuccess, terminal: st.Name}
+	if !e.Failed {
+		return ending{status: RunSuccess, terminal: v.st.Name}
 	}
-	msg := fmt.Sprintf("workflow %q ended in failure state %q", wf.Name, st.Name)
-	if out.End.Message != "" {
-		msg += ": " + out.End.Message
+	msg := fmt.Sprintf("workflow %q ended in failure state %q", v.m.wf.Name, v.st.Name)
+	if e.Message != "" {
+		msg += ": " + e.Message
 	}
-	return ending{status: RunFailure, terminal: st.Name, err: fault.New(fault.WorkflowRunFailed, "%s", msg)}
+	return ending{status: RunFailure, terminal: v.st.Name, err: fault.New(fault.WorkflowRunFailed, "%s", msg)}
+}
+
+// visit is one execution of a state: the state, its kind's executor, the members capability
+// it is lent, the log its lines go to, and whether its transitions are followed afterwards.
+// step adds the span it runs in.
+type visit struct {
+	st     *workflow.State
+	x      Executor
+	m      *members
+	log    *zap.Logger
+	follow bool
+	span   trace.Span
+}
+
+// stepped is a state run as a step: its result, where the state itself sends the run, and the
+// scope it leaves behind (nil for a state that records nothing but itself).
+type stepped struct {
+	sr   StepResult
+	then Transition
+	left *Scope
 }
 
 // step runs one state that does not end the run, inside its span and under its timeout. It
-// returns an error only for what must stop the whole run; an ordinary failure is a StepResult
+// returns an error only for what must stop the whole run; an ordinary failure is a result
 // with StepFailure.
-func (s *scheduler) step(ctx context.Context, st *workflow.State, x Executor, scope Scope, log *zap.Logger) (StepResult, error) {
-	sr := StepResult{Name: st.Name, Type: string(st.Type)}
+func (s *scheduler) step(ctx context.Context, v visit, scope Scope) (stepped, error) {
+	sd := stepped{sr: StepResult{Name: v.st.Name, Type: string(v.st.Type)}}
 	start := time.Now()
-	ctx, span := s.tracer.Start(ctx, "step "+st.Name, trace.WithAttributes(
-		attribute.String("awf.step", st.Name),
-		attribute.String("awf.step.type", string(st.Type)),
+	ctx, span := s.tracer.Start(ctx, "step "+v.st.Name, trace.WithAttributes(
+		attribute.String("awf.step", v.st.Name),
+		attribute.String("awf.step.type", string(v.st.Type)),
 		attribute.String("awf.run.id", s.runID),
 	))
 	defer span.End()
 	span.SetAttributes(flowAttrs(scope)...)
-	slog := log.With(zap.String("step", st.Name), zap.String("type", string(st.Type)))
+	v.span, v.log = span, v.log.With(zap.String("step", v.st.Name), zap.String("type", string(v.st.Type)))
 
-	s.stepHook(ctx, st, workflow.HookPre, scope, slog)
-	err := s.attempts(ctx, st, x, scope, &sr, span, slog)
+	s.stepHook(ctx, v, workflow.HookPre, scope)
+	err := s.attempts(ctx, v, scope, &sd)
 	if err == nil {
-		s.stepHook(ctx, st, workflow.HookPost, withStep(scope, sr), slog)
+		s.stepHook(ctx, v, workflow.HookPost, withStep(scope, sd.sr))
 	}
-	sr.Duration = time.Since(start)
+	sd.sr.Duration = time.Since(start)
 	if err == nil && ctx.Err() != nil {
 		err = interrupted(ctx.Err())
 	}
-	span.SetAttributes(attribute.String("awf.step.status", string(sr.Status)), attribute.Int("awf.step.exit_code", sr.ExitCode))
+	settle(v, sd.sr, err)
+	return sd, err
+}
+
+// settle closes a step's span and logs how it ended.
+func settle(v visit, sr StepResult, err error) {
+	v.span.SetAttributes(attribute.String("awf.step.status", string(sr.Status)), attribute.Int("awf.step.exit_code", sr.ExitCode))
 	switch {
 	case err != nil:
-		span.RecordError(err)
-		span.SetStatus(codes.Error, err.Error())
-		slog.Warn("step stopped the run", zap.Error(err), zap.Duration("duration", sr.Duration))
+		v.span.RecordError(err)
+		v.span.SetStatus(codes.Error, err.Error())
+		v.log.Warn("step stopped the run", zap.Error(err), zap.Duration("duration", sr.Duration))
 	case sr.Status == StepFailure:
-		span.SetStatus(codes.Error, firstLine(sr.Error))
-		slog.Warn("step failed", zap.Int("exit_code", sr.ExitCode), zap.String("error", sr.Error), zap.Duration("duration", sr.Duration))
+		v.span.SetStatus(codes.Error, firstLine(sr.Error))
+		v.log.Warn("step failed", zap.Int("exit_code", sr.ExitCode), zap.String("error", sr.Error), zap.Duration("duration", sr.Duration))
 	default:
-		slog.Info("step succeeded", zap.Duration("duration", sr.Duration))
+		v.log.Info("step succeeded", zap.Duration("duration", sr.Duration))
 	}
-	return sr, err
 }
 
 // attempts runs the state until it succeeds or its retry policy gives up, each attempt under
 // its own timeout. Each retry is an event, a log line and a span event.
-func (s *scheduler) attempts(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult, span trace.Span, log *zap.Logger) error {
+func (s *scheduler) attempts(ctx context.Context, v visit, scope Scope, sd *stepped) error {
 	var policy retry.Policy
-	if st.Retry != nil {
-		policy = *st.Retry
+	if v.st.Retry != nil {
+		policy = *v.st.Retry
 	}
+	sr := &sd.sr
 	for n := 1; ; n++ {
-		err := s.timed(ctx, st, x, scope, sr)
+		err := s.timed(ctx, v, scope, sd)
 		if n > 1 {
 			sr.Attempts = n
 		}
@@ -227,10 +268,10 @@ func (s *scheduler) attempts(ctx context.Context, st *workflow.State, x Executor
 			return err
 		}
 		wait := policy.Wait(n, s.rand())
-		s.events.Observe(StepRetrying{Name: st.Name, Attempt: n, Of: policy.Attempts(), Wait: wait, ExitCode: sr.ExitCode, Error: sr.Error})
-		log.Info("step attempt failed; retrying", zap.Int("attempt", n), zap.Int("max_attempts", policy.Attempts()),
+		s.events.Observe(StepRetrying{Name: v.st.Name, Attempt: n, Of: policy.Attempts(), Wait: wait, ExitCode: sr.ExitCode, Error: sr.Error})
+		v.log.Info("step attempt failed; retrying", zap.Int("attempt", n), zap.Int("max_attempts", policy.Attempts()),
 			zap.Duration("wait", wait), zap.Int("exit_code", sr.ExitCode), zap.String("error", sr.Error))
-		span.AddEvent("retry", trace.WithAttributes(attribute.Int("awf.attempt", n), attribute.Int("awf.step.exit_code", sr.ExitCode),
+		v.span.AddEvent("retry", trace.WithAttributes(attribute.Int("awf.attempt", n), attribute.Int("awf.step.exit_code", sr.ExitCode),
 			attribute.String("awf.retry.wait", wait.String())))
 		if err := s.wait(ctx, wait); err != nil {
 			return interrupted(err)
@@ -239,28 +280,29 @@ func (s *scheduler) attempts(ctx context.Context, st *workflow.State, x Executor
 }
 
 // timed runs one attempt under the step's timeout.
-func (s *scheduler) timed(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
-	if st.Timeout > 0 {
+func (s *scheduler) timed(ctx context.Context, v visit, scope Scope, sd *stepped) error {
+	if v.st.Timeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, st.Timeout, errStepTimeout)
+		ctx, cancel = context.WithTimeoutCause(ctx, v.st.Timeout, errStepTimeout)
 		defer cancel()
 	}
-	return s.attempt(ctx, st, x, scope, sr)
+	return s.attempt(ctx, v, scope, sd)
 }
 
-// attempt executes the state once and folds the Outcome into sr. Its error stops the run.
-func (s *scheduler) attempt(ctx context.Context, st *workflow.State, x Executor, scope Scope, sr *StepResult) error {
-	out, err := x.Execute(ctx, st, scope)
+// attempt executes the state once and folds the Outcome into sd. Its error stops the run.
+func (s *scheduler) attempt(ctx context.Context, v visit, scope Scope, sd *stepped) error {
+	out, err := v.x.Execute(ctx, v.st, scope, v.m)
+	sr := &sd.sr
 	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools, sr.JSON, sr.Response = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools, out.JSON, out.Response
 	sr.Session = out.Session
-	sr.jump, sr.after = out.Next, out.Scope
+	sd.then, sd.left = out.Then, out.Scope
 	if err == nil {
 		return nil
 	}
 	if stop, ok := stopped(err); ok {
 		return stop
 	}
-	return workError(ctx, st, err, sr)
+	return workError(ctx, v.st, err, sr)
 }
 
 var errStepTimeout = errors.New("step timeout")

@@ -2,10 +2,12 @@ package run
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // TestCommandValuesAreEscaped: a command's values reach the shell escaped for their place, so
@@ -45,12 +47,51 @@ func TestCommandPlaceWithoutDataStopsTheRun(t *testing.T) {
 	}
 }
 
-func TestValueThatEndsAHeredocStopsTheRun(t *testing.T) {
+// TestValuesReachTheShellBesideTheCode: a value that would have ended its here-document is
+// data now; the code holds a reference and the request carries the value.
+func TestValuesReachTheShellBesideTheCode(t *testing.T) {
 	s := cmdState("a", "cat <<EOF\n{{.inputs.who}}\nEOF", "done", "bad")
-	sh := &fakeShell{t: t}
-	_, err := newRun(t, Options{Commands: sh}).Run(context.Background(), flow(s), map[string]string{"n": "1", "who": "EOF\nrm -rf ~"})
-	if fault.CodeOf(err) != fault.UserTemplateExec || len(sh.commands()) != 0 {
-		t.Fatalf("err %v, commands %q", err, sh.commands())
+	s.Command().Shell = "/bin/bash"
+	code := "cat <<EOF\n${AWF_V_1}\nEOF"
+	sh := &fakeShell{t: t, results: map[string]ports.CommandResult{code: {}}}
+	if _, err := newRun(t, Options{Commands: sh}).Run(context.Background(), flow(s), map[string]string{"n": "1", "who": "EOF\nrm -rf ~"}); err != nil {
+		t.Fatal(err)
+	}
+	got := sh.seen[0]
+	if got.Command != code || strings.Join(got.Values, "|") != "AWF_V_1=EOF\nrm -rf ~" || got.Shell != "/bin/bash" {
+		t.Fatalf("request %+v", got)
+	}
+}
+
+// TestInterpreterScripts: a script_file run by python3 is not a template; the inputs arrive as
+// AWF_INPUT_<NAME>, and {{…}} in it is refused, not left for Python to read.
+func TestInterpreterScripts(t *testing.T) {
+	tests := []struct {
+		script   string
+		wantCode string
+	}{
+		{"#!/usr/bin/env python3\nimport os\nprint(f\"{{x}} {os.environ['AWF_INPUT_WHO']}\")\n", ""},
+		{"#!/usr/bin/env -S python3 -u\nprint('{{.inputs.who}}')\n", fault.UserTemplateInterpreter},
+		{"#!/usr/bin/node\nconsole.log(`{{ inputs.who }}`)\n", fault.UserTemplateInterpreter},
+	}
+	for _, tc := range tests {
+		st := &workflow.State{Name: "s", Type: workflow.StateCommand, OnSuccess: "done", OnFailure: "bad",
+			Spec: &workflow.CommandSpec{ScriptFile: "x.py"}}
+		sh := &fakeShell{t: t, results: map[string]ports.CommandResult{tc.script: {}}}
+		files := &fakeFiles{files: map[string]string{"/p/x.py": tc.script}}
+		_, err := newRun(t, Options{Commands: sh, Scripts: files, Dir: "/p"}).Run(context.Background(), flow(st), map[string]string{"n": "1", "who": "it's"})
+		if fault.CodeOf(err) != tc.wantCode {
+			t.Fatalf("%q: err %v, want %q", tc.script, err, tc.wantCode)
+		}
+		if tc.wantCode != "" {
+			if len(sh.seen) != 0 || !strings.Contains(err.Error(), "AWF_INPUT_NAME") {
+				t.Errorf("%q: ran %+v, err %v", tc.script, sh.seen, err)
+			}
+			continue
+		}
+		if got := sh.seen[0]; got.Command != tc.script || strings.Join(got.Values, "|") != "AWF_INPUT_FLAG=true|AWF_INPUT_N=1|AWF_INPUT_WHO=it's" {
+			t.Errorf("request %+v", got)
+		}
 	}
 }
 

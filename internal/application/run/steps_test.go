@@ -79,7 +79,7 @@ func TestScriptFile(t *testing.T) {
 				}
 				return
 			}
-			if res.Status != RunSuccess || len(sh.seen) != 1 || sh.seen[0].Command != tc.wantCmd || !sh.seen[0].Script {
+			if res.Status != RunSuccess || len(sh.seen) != 1 || sh.seen[0].Shown != tc.wantCmd || !sh.seen[0].Script {
 				t.Errorf("status %s, ran %+v", res.Status, sh.seen)
 			}
 		})

@@ -11,13 +11,13 @@ type terminalExecutor struct{}
 
 // Execute reports how the run ends. A message that does not render is left out: the run has
 // already failed, and a broken message must not hide why.
-func (terminalExecutor) Execute(_ context.Context, st *workflow.State, scope Scope) (Outcome, error) {
+func (terminalExecutor) Execute(_ context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	spec := st.Terminal()
-	end := &End{Failed: spec.Failed()}
+	end := End{Failed: spec.Failed()}
 	if end.Failed && spec.Message != "" {
 		if m, err := render(st.Name+".message", spec.Message, scope, st.KeyPos["message"]); err == nil {
 			end.Message = m
 		}
 	}
-	return Outcome{End: end}, nil
+	return Outcome{Then: EndRun(end)}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/application/stepproxy"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
@@ -104,7 +105,7 @@ func (c Call) step(ctx context.Context, wfName, stepName string) (*workflow.Stat
 	}
 	st, ok := rep.Workflow.States[stepName]
 	if !ok {
-		return nil, fault.New(fault.UserCLIUnknownStep, "workflow %q has no step %q", rep.Name, stepName).WithHint("%s", workflow.DidYouMean(stepName, rep.Workflow.Order))
+		return nil, fault.New(fault.UserCLIUnknownStep, "workflow %q has no step %q", rep.Name, stepName).WithHint("%s", suggest.DidYouMean(stepName, rep.Workflow.Order))
 	}
 	return st, nil
 }

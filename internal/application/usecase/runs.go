@@ -7,6 +7,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -57,7 +58,7 @@ func (r Runs) Status(id string) (RunSummary, error) {
 func (r Runs) History(f HistoryFilter) ([]RunSummary, error) {
 	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
 		return nil, fault.New(fault.UserCLIInvalidStatus, "unknown status %q", f.Status).
-			WithHint("%s", workflow.DidYouMean(f.Status, Statuses))
+			WithHint("%s", suggest.DidYouMean(f.Status, Statuses))
 	}
 	recs, err := r.Store.List()
 	if err != nil {

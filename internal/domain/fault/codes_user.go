@@ -99,7 +99,7 @@ const (
 	UserMCPProxyUnknownOperation = "USER.MCP_PROXY.UNKNOWN_OPERATION"
 	// UserMCPProxyUnknownPlugin: a plugin name that .awf/plugins.yaml does not declare.
 	UserMCPProxyUnknownPlugin = "USER.MCP_PROXY.UNKNOWN_PLUGIN"
-	// UserMCPProxyUnsupportedProvider: the warning printed where a CLI cannot be fully isolated behind the proxy (DESIGN §4).
+	// UserMCPProxyUnsupportedProvider: the warning printed where a CLI cannot be fully isolated behind the proxy (docs/design.md#the-mcp-proxy).
 	UserMCPProxyUnsupportedProvider = "USER.MCP_PROXY.UNSUPPORTED_PROVIDER"
 
 	// USER.MCP_SERVE
@@ -181,7 +181,7 @@ const (
 	UserYAMLDuplicateKey = "USER.YAML.DUPLICATE_KEY"
 	UserYAMLSyntax       = "USER.YAML.SYNTAX"
 
-	// USER.INPUT: the `validation:` rules of inputs (issue 10).
+	// USER.INPUT: the `validation:` rules of inputs (docs/decisions/0010-the-reference-schema.md).
 	// UserInputInvalidRule: a rule that cannot work: a pattern that does not compile, enum values
 	// of the wrong type, min above max, a rule the input's type has no use for.
 	UserInputInvalidRule = "USER.INPUT.INVALID_RULE"
@@ -203,13 +203,18 @@ const (
 	UserTemplateBadCall = "USER.TEMPLATE.BAD_CALL"
 	// UserTemplateTypeMismatch: eq, lt… comparing values Go templates refuse to compare (text with a number, lists).
 	UserTemplateTypeMismatch = "USER.TEMPLATE.TYPE_MISMATCH"
-	// USER.STEPS (issue 10, steps helper)
+	// USER.STEPS (docs/decisions/0010-the-reference-schema.md, steps helper)
 	// UserWorkflowUnsupported: a key awf knows but cannot honour yet (conversation steps).
 	UserWorkflowUnsupported = "USER.WORKFLOW.UNSUPPORTED"
 	// UserWorkflowScriptConflict: a command step with both command and script_file.
 	UserWorkflowScriptConflict = "USER.WORKFLOW.SCRIPT_CONFLICT"
 	// UserWorkflowScriptFile: a script_file that cannot be read.
 	UserWorkflowScriptFile = "USER.WORKFLOW.SCRIPT_FILE"
+	// UserWorkflowShell: a `shell:` that is not a POSIX-like shell.
+	UserWorkflowShell = "USER.WORKFLOW.SHELL"
+	// UserTemplateInterpreter: {{…}} in a script_file whose #! interpreter is not a shell; its
+	// values arrive as AWF_INPUT_<NAME> variables instead.
+	UserTemplateInterpreter = "USER.TEMPLATE.INTERPRETER"
 	// UserWorkflowInvalidHook: a hook entry without exactly one of log and command.
 	UserWorkflowInvalidHook = "USER.WORKFLOW.INVALID_HOOK"
 	// UserWorkflowCaptureIgnored: a warning that `capture:` has no effect.
@@ -244,7 +249,7 @@ const (
 	UserToolNotFound = "USER.TOOL.NOT_FOUND"
 	// UserToolInvalidArgs: a tool call's arguments are not a JSON object or fail the tool's schema.
 	UserToolInvalidArgs = "USER.TOOL.INVALID_ARGS"
-	// Issue 12: kernel-enforced confinement.
+	// docs/decisions/0012-kernel-sandbox.md: kernel-enforced confinement.
 	// UserBuiltinsProtectedPath: Write or Edit aimed at a path awf protects (.awf/, .git/hooks/,
 	// .git/config, a plugin command, a private file of awf).
 	UserBuiltinsProtectedPath = "USER.BUILTINS.PROTECTED_PATH"

@@ -12,7 +12,7 @@ import (
 // Category is the first segment of a code. It selects the exit code.
 type Category string
 
-// The categories awf uses; DESIGN §9 maps each to an exit code.
+// The categories awf uses; docs/design.md#exit-codes maps each to an exit code.
 const (
 	User      Category = "USER"      // bad input, validation, config: exit 1
 	Workflow  Category = "WORKFLOW"  // the workflow ended in a failure state: exit 2
@@ -21,7 +21,7 @@ const (
 	Interrupt Category = "INTERRUPT" // the user pressed Ctrl+C: exit 130
 )
 
-// Exit codes, DESIGN §9.
+// Exit codes, docs/design.md#exit-codes.
 const (
 	ExitOK          = 0
 	ExitUser        = 1

@@ -20,6 +20,15 @@ type CommandRequest struct {
 	// runner executes it as its own program (from a private temp file, removed afterwards), so
 	// the kernel picks the interpreter; without one it runs through the shell like a command.
 	Script bool
+	// Shell runs Command ("" is /bin/sh): a POSIX-like shell, the step's or workflow's `shell:`.
+	Shell string
+	// Values are the NAME=value entries Command's references read ("${AWF_V_1}"), set for this
+	// command only, after Env: values reach the shell beside the code, never inside it. A runner
+	// drops inherited variables of the same prefix first.
+	Values []string
+	// Shown is Command as people read it, each value in its place, escaped (logs, messages,
+	// test doubles). It is never run.
+	Shown string
 }
 
 // CommandResult is what a finished command left behind. A non-zero exit is a result, not an

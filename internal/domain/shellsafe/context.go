@@ -1,12 +1,15 @@
-// Package shellsafe places values into shell code as data. A workflow's `command` is a template
-// whose author may put a value anywhere: a bare word, inside '…' or "…", in $(…) or backticks,
-// in a heredoc, even in a comment. Pasting the value as raw text (what most workflow engines do)
-// lets a value such as `"; touch x #` become code. This package reads the shell text around each
-// placeholder, like html/template reads HTML, and escapes the value for exactly that context, so
-// the shell sees the value byte for byte and runs nothing from it. A benign value prints as it
-// did with raw pasting.
+// Package shellsafe keeps values out of shell code. A workflow's `command` is a template whose
+// author may put a value anywhere: a bare word, inside '…' or "…", in $(…) or backticks, in a
+// here-document. Pasting the value as text (what most workflow engines do) lets a value such as
+// `"; touch x #` become code, and escaping it for the place a lexer guesses it sits in fails as
+// soon as the lexer and the shell disagree. So each placeholder becomes a reference to an
+// environment variable set for that command only ("${AWF_V_1}"), quoted for its place: the
+// shell's parse of the command never depends on a value, and a misjudged place can at worst
+// change how a value is split, never what runs. The lexer remains to pick the quoting and to
+// refuse the places where a shell would read a variable's text as code (arithmetic, eval,
+// `sh -c '…'`, a quoted here-document, …; docs/guide/workflows.md lists them).
 //
-// The lexer follows POSIX sh (dash is /bin/sh on Debian) and stays safe under bash.
+// The lexer follows POSIX sh (dash is /bin/sh on Debian) and bash.
 package shellsafe
 
 import "fmt"
@@ -30,11 +33,14 @@ const (
 	Heredoc
 	// HeredocLiteral is the body of a here-document with a quoted delimiter (nothing expands).
 	HeredocLiteral
+	// AnsiC is inside bash's $'…', where \' does not close the quotes.
+	AnsiC
 )
 
 var kindNames = map[Kind]string{
 	Word: "a bare word", SingleQuoted: "single quotes", DoubleQuoted: "double quotes", Comment: "a comment",
-	Arithmetic: "$((…))", Heredoc: "a here-document", HeredocLiteral: "a quoted here-document",
+	Arithmetic: "arithmetic", Heredoc: "a here-document", HeredocLiteral: "a quoted here-document",
+	AnsiC: "$'…'",
 }
 
 // String names the kind for error messages.
@@ -59,4 +65,7 @@ type Context struct {
 	StripTabs bool
 	// InParam marks a place inside ${…}, where an unescaped } would end the expansion.
 	InParam bool
+	// Refused is set when text after the place shows that a shell would read the value as code
+	// there (a [[ … -eq … ]] test, a pipe into sh): the lexer learns it only later.
+	Refused error
 }

@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-// Escape returns v written so that the shell reads it, in context c, as exactly v.
-// It refuses what cannot be data there: a non-integer in $((…)), and a value holding a
-// here-document's terminator (the rest of the value would run as commands).
+// Escape returns v written so that the shell would read it, in context c, as exactly v. The
+// shell never receives it (values travel beside the code, see Reference): it is how Shown
+// writes a command for people, in the spelling they would type. It refuses what could not be
+// written as data there (a non-integer in $((…)), a here-document's terminator); Shown then
+// shows the reference.
 func Escape(c Context, v string) (string, error) {
 	var out string
 	switch c.Kind {

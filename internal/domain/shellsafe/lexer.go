@@ -18,6 +18,7 @@ const (
 	fParam                     // ${…}
 	fComment                   // # … end of line
 	fHeredoc                   // a here-document body
+	fAnsiC                     // bash's $'…'
 )
 
 type frame struct {
@@ -27,6 +28,18 @@ type frame struct {
 	// inDouble marks ${…} written inside "…": its word is double-quoted.
 	inDouble bool
 	doc      *heredoc
+	// closer ends an arithmetic frame: ) for $((…)) and ((…)), ] for $[…].
+	closer byte
+	// param is the text of a ${…} read so far, to tell a default value from an array index.
+	param string
+	// sc is the simple command being read in a command-level frame (top, $(…), `…`).
+	sc simple
+}
+
+// clone copies a frame so that its simple command can change apart from the original.
+func (f frame) clone() frame {
+	f.sc = f.sc.clone()
+	return f
 }
 
 type heredoc struct {
@@ -36,6 +49,9 @@ type heredoc struct {
 	strip   bool // <<- strips leading tabs before comparing lines
 	literal bool // the delimiter was quoted: nothing expands in the body
 	line    strings.Builder
+	// code: the command reading the document runs its text (sh, python3, …), so a value in it
+	// would be code.
+	code bool
 }
 
 // Lexer follows shell text as a template hands it over, chunk by chunk, and tells the context
@@ -65,7 +81,10 @@ func NewLexer() *Lexer {
 // Clone copies the state, for following the branches of {{if}} and {{range}} separately.
 func (l *Lexer) Clone() *Lexer {
 	c := *l
-	c.stack = slices.Clone(l.stack)
+	c.stack = make([]frame, len(l.stack))
+	for i, f := range l.stack {
+		c.stack[i] = f.clone()
+	}
 	c.pending = slices.Clone(l.pending)
 	return &c
 }
@@ -90,11 +109,8 @@ func (l *Lexer) top() *frame { return &l.stack[len(l.stack)-1] }
 
 func (l *Lexer) push(f frame) { l.stack = append(l.stack, f) }
 
-func (l *Lexer) pop() {
-	if len(l.stack) > 1 {
-		l.stack = l.stack[:len(l.stack)-1]
-	}
-}
+// pop closes the innermost frame; only a frame above the command level is ever closed.
+func (l *Lexer) pop() { l.stack = l.stack[:len(l.stack)-1] }
 
 // Errors a placeholder can meet.
 var (
@@ -103,7 +119,7 @@ var (
 	ErrInOperator     = errors.New("a value cannot be a here-document delimiter; write the delimiter literally")
 )
 
-// Context is the place of a value inserted at this point.
+// Context is the place of a value inserted at this point, or why no value may go there.
 func (l *Lexer) Context() (Context, error) {
 	switch {
 	case l.escaped:
@@ -113,6 +129,15 @@ func (l *Lexer) Context() (Context, error) {
 	case l.opPending || l.delimOpen:
 		return Context{}, ErrInOperator
 	}
+	c := l.kind()
+	if err := kindRefusal(c.Kind); err != nil {
+		return c, err
+	}
+	return c, l.refusal()
+}
+
+// kind is the quoting the innermost frame gives a value here.
+func (l *Lexer) kind() Context {
 	c := Context{}
 	for _, f := range l.stack {
 		c = Context{Backticks: c.Backticks} // the innermost frame decides; backticks add up
@@ -140,35 +165,43 @@ func (l *Lexer) Context() (Context, error) {
 			if f.doc.literal {
 				c.Kind = HeredocLiteral
 			}
+		case fAnsiC:
+			c.Kind = AnsiC
 		}
 	}
-	return c, nil
+	return c
 }
 
 // Value records that the value of place c was inserted here. In a here-document, c.Suffix is
 // filled in when its line ends.
 func (l *Lexer) Value(c *Context) {
 	l.wordStart = false
+	if sc := l.command(); sc != nil {
+		sc.hole(c)
+	}
 	if t := l.top(); t.kind == fHeredoc {
 		t.doc.line.WriteString("\x00")
 		t.doc.waiting = append(t.doc.waiting, c)
 	}
 }
 
-// End closes the text: places on an unfinished last here-document line get their Suffix.
+// End closes the text: places on an unfinished last here-document line get their Suffix, and
+// the last command judges the places a later word showed to be code (Context.Refused).
 func (l *Lexer) End() {
 	if t := l.top(); t.kind == fHeredoc {
 		t.doc.settle(t.doc.line.String())
 	}
+	for i := len(l.stack) - 1; i >= 0; i-- {
+		l.stack[i].sc.endCommand(false)
+	}
 }
 
-// settle gives each waiting place the text after it on the finished line.
+// settle gives each waiting place the text after it on the finished line, where each wrote a
+// NUL (Value).
 func (d *heredoc) settle(line string) {
-	parts := strings.Split(line, "\x00")
+	parts := strings.Split(line, "\x00")[1:]
 	for i, c := range d.waiting {
-		if i+1 < len(parts) {
-			c.Suffix = parts[i+1]
-		}
+		c.Suffix = parts[i]
 	}
 	d.waiting = nil
 }
@@ -189,6 +222,9 @@ func (l *Lexer) step(s string, i int) int {
 		l.escaped = false
 		l.wordStart = false
 		l.noteHeredocChar(c)
+		if sc := l.words(); sc != nil {
+			sc.escaped(c)
+		}
 		return i
 	}
 	if l.dollar {
@@ -206,9 +242,18 @@ func (l *Lexer) step(s string, i int) int {
 			l.pop()
 		}
 		return i
+	case fAnsiC:
+		if c == '\\' {
+			l.escaped = true
+		} else if c == '\'' {
+			l.pop()
+		}
+		return i
 	case fComment:
 		if c == '\n' {
 			l.pop()
+			l.endWords()
+			l.wordStart = true
 			l.newline()
 		}
 		return i

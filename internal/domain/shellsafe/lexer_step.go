@@ -8,6 +8,14 @@ func (l *Lexer) inCommand(s string, i int) int {
 	top := l.top()
 	atWordStart := l.wordStart
 	l.wordStart = false
+	if top.kind == fParam && c != '}' {
+		top.param += string(c)
+	}
+	if sc := l.words(); sc != nil {
+		if j, done := l.separator(sc, s, i, atWordStart); done {
+			return j
+		}
+	}
 	switch c {
 	case '\\':
 		l.escaped = true
@@ -19,6 +27,7 @@ func (l *Lexer) inCommand(s string, i int) int {
 		l.push(frame{kind: fDouble})
 	case '`':
 		if top.kind == fBacktick {
+			l.endWords()
 			l.pop()
 		} else {
 			l.push(frame{kind: fBacktick})
@@ -38,6 +47,7 @@ func (l *Lexer) inCommand(s string, i int) int {
 	case ')':
 		if top.kind == fCmdSubst {
 			if top.depth == 0 {
+				l.endWords()
 				l.pop()
 			} else {
 				top.depth--
@@ -62,6 +72,61 @@ func (l *Lexer) inCommand(s string, i int) int {
 	return i
 }
 
+// words is the simple command of the top frame when it is a command level, else nil.
+func (l *Lexer) words() *simple {
+	switch t := l.top(); t.kind {
+	case fTop, fCmdSubst, fBacktick:
+		return &t.sc
+	}
+	return nil
+}
+
+// endWords ends the simple command of the top frame as its frame closes.
+func (l *Lexer) endWords() {
+	if sc := l.words(); sc != nil {
+		sc.endCommand(false)
+	}
+}
+
+// separator follows the words of a simple command: it ends words and commands, adds other
+// characters to the current word, and reads (( as an arithmetic command. done means the
+// characters up to the returned index are consumed.
+func (l *Lexer) separator(sc *simple, s string, i int, atWordStart bool) (int, bool) {
+	c := s[i]
+	next := byte(0)
+	if i+1 < len(s) {
+		next = s[i+1]
+	}
+	switch {
+	case c == ' ' || c == '\t' || c == '<' || c == '>':
+		sc.endWord()
+		if c == '<' || c == '>' {
+			sc.redirect = redirectFile
+			if strings.HasPrefix(s[i:], "<<<") {
+				sc.redirect = redirectHereString
+			}
+		}
+		if (c == '<' || c == '>') && (next == '&' || next == '|') {
+			l.wordStart = true
+			return i + 1, true
+		}
+	case c == '(' && next == '(' && atWordStart:
+		sc.endWord()
+		l.push(frame{kind: fArith, closer: ')'})
+		return i + 1, true
+	case sc.test && strings.IndexByte("\n&|()", c) >= 0:
+		sc.endWord()
+	case c == '\n' || c == ';' || c == '(' || c == ')' || c == '&' && next == '&' || c == '|' && next == '|':
+		sc.endCommand(false)
+	case c == '&' || c == '|':
+		sc.endCommand(c == '|')
+	case c == '#' && atWordStart:
+	default:
+		sc.add(c)
+	}
+	return i, false
+}
+
 // redirect recognises << and <<- (a here-document) but not <<< (a here-string).
 func (l *Lexer) redirect(s string, i int) int {
 	if i+1 >= len(s) || s[i+1] != '<' {
@@ -84,7 +149,7 @@ func (l *Lexer) delimiter(s string, i int) int {
 		i++
 	}
 	if i == len(s) {
-		return i - 1
+		return i // the delimiter may come with the next chunk
 	}
 	start := i
 	var quote byte
@@ -111,11 +176,16 @@ func (l *Lexer) delimiter(s string, i int) int {
 	end := min(i, len(s))
 	word := s[start:end]
 	l.delimOpen = i >= len(s)
-	l.pending = append(l.pending, &heredoc{
+	doc := &heredoc{
 		delim:   strings.NewReplacer(`'`, "", `"`, "", `\`, "").Replace(word),
 		strip:   l.stripPending,
 		literal: strings.ContainsAny(word, `'"\`),
-	})
+	}
+	l.pending = append(l.pending, doc)
+	if sc := l.words(); sc != nil {
+		sc.docs = append(sc.docs, doc)
+		sc.redirect = noRedirect // the delimiter is read here, not as a word
+	}
 	l.opPending = false
 	return end - 1
 }
@@ -126,21 +196,23 @@ func (l *Lexer) afterDollar(s string, i int) (int, bool) {
 	switch s[i] {
 	case '(':
 		if i+1 < len(s) && s[i+1] == '(' {
-			l.push(frame{kind: fArith})
+			l.push(frame{kind: fArith, closer: ')'})
 			return i + 1, true
 		}
 		l.push(frame{kind: fCmdSubst})
 		l.wordStart = true
+		return i, true
+	case '[':
+		l.push(frame{kind: fArith, closer: ']'})
 		return i, true
 	case '{':
 		inDouble := top.kind == fDouble || top.kind == fHeredoc || (top.kind == fParam && top.inDouble)
 		l.push(frame{kind: fParam, inDouble: inDouble})
 		return i, true
 	case '\'':
-		// $'…' is ANSI-C quoting in bash and a $ before '…' in dash; either way the text up to the
-		// next unescaped ' is literal enough for '\'' to close it safely.
+		// $'…' is ANSI-C quoting in bash (where \' does not close it) and a $ before '…' in dash.
 		if top.kind != fDouble && top.kind != fHeredoc && !(top.kind == fParam && top.inDouble) {
-			l.push(frame{kind: fSingle})
+			l.push(frame{kind: fAnsiC})
 			return i, true
 		}
 	}
@@ -164,16 +236,21 @@ func (l *Lexer) inDouble(s string, i int) int {
 
 func (l *Lexer) inArith(s string, i int) int {
 	top := l.top()
+	open := byte('(')
+	if top.closer == ']' {
+		open = '['
+	}
 	switch s[i] {
-	case '(':
+	case open:
 		top.depth++
-	case ')':
+	case top.closer:
 		if top.depth > 0 {
 			top.depth--
 			return i
 		}
+		closer := top.closer
 		l.pop()
-		if i+1 < len(s) && s[i+1] == ')' {
+		if closer == ')' && i+1 < len(s) && s[i+1] == ')' {
 			return i + 1
 		}
 	case '$':

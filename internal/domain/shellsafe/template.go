@@ -8,9 +8,9 @@ import (
 	"text/template/parse"
 )
 
-// RawName is the template function that opts a value out of escaping: `{{raw .inputs.script}}`
-// pastes the value as shell code, which is exactly what escaping prevents, so validation warns
-// at each use.
+// RawName is the template function that opts a value out of the environment: `{{raw
+// .inputs.script}}` pastes the value into the shell code, which is exactly what references
+// prevent, so validation warns at each use.
 const RawName = "raw"
 
 // escaperPrefix names the functions the rewrite appends to each action, one per place.
@@ -20,6 +20,10 @@ const escaperPrefix = "_awf_shell_"
 func Funcs() template.FuncMap {
 	return template.FuncMap{RawName: func(v any) string { return fmt.Sprint(v) }}
 }
+
+// quoters are template functions that return their argument as one shell word: in a bare word
+// the reference already is one, so the rewrite takes their argument instead of their output.
+var quoters = map[string]bool{"quote": true, "escape": true}
 
 // PlaceError is a placeholder that cannot hold data where it is, with its place in the
 // template (1-based line and column).
@@ -35,42 +39,39 @@ func (e *PlaceError) Unwrap() error { return e.Err }
 // RawUse is one `raw` in a template, for validation's warning.
 type RawUse struct{ Line, Column int }
 
-// Prepare rewrites a parsed template so that every value it prints passes through the escaper
-// of its shell context. It returns the uses of `raw`, and an error for a place no value can
-// safely take (after a backslash, inside a here-document delimiter, or branches of {{if}} that
-// leave the quoting in different states).
-func Prepare(t *template.Template, text string) ([]RawUse, error) {
-	funcs, raws, err := PrepareTree(t.Tree, text)
-	if err != nil {
-		return nil, err
+// Prepare rewrites a parsed template so that every value it prints becomes a reference to an
+// environment variable, quoted for its shell place; the returned Binding executes it. It also
+// returns the uses of `raw`, and an error for a place no value can take (after a backslash,
+// inside a here-document delimiter, where a shell would read the value as code, or branches of
+// {{if}} that leave the quoting in different states).
+func Prepare(t *template.Template, text string) (*Binding, []RawUse, error) {
+	if t.Tree == nil || t.Tree.Root == nil {
+		return &Binding{}, nil, nil
 	}
-	t.Funcs(funcs)
-	return raws, nil
-}
-
-// PrepareTree rewrites a parse tree as Prepare does and returns the escapers its new calls
-// name, for whoever executes the tree. text is the template's source, for positions.
-func PrepareTree(tree *parse.Tree, text string) (template.FuncMap, []RawUse, error) {
-	if tree == nil || tree.Root == nil {
-		return nil, nil, nil
-	}
-	p, err := prepare(tree, text)
+	b := &Binding{}
+	p, err := prepare(t.Tree, text, b)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(p.errs) > 0 {
 		return nil, nil, p.errs[0]
 	}
-	return p.funcs, p.raws, nil
+	t.Funcs(p.funcs)
+	return b, p.raws, nil
 }
 
-func prepare(tree *parse.Tree, text string) (*preparer, error) {
-	p := &preparer{tree: tree, text: text, funcs: template.FuncMap{}}
+func prepare(tree *parse.Tree, text string, b *Binding) (*preparer, error) {
+	p := &preparer{tree: tree, text: text, funcs: template.FuncMap{}, bind: b}
 	l := NewLexer()
 	if err := p.list(tree.Root, l); err != nil {
 		return nil, err
 	}
 	l.End()
+	for _, pl := range p.placed {
+		if pl.ctx.Refused != nil {
+			p.fail(pl.node, pl.ctx.Refused)
+		}
+	}
 	return p, nil
 }
 
@@ -87,7 +88,7 @@ func Check(text string) ([]RawUse, []*PlaceError, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := prepare(tree, text)
+	p, err := prepare(tree, text, &Binding{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -102,6 +103,14 @@ type preparer struct {
 	funcs template.FuncMap
 	raws  []RawUse
 	n     int
+	bind  *Binding
+	// placed are the places found, judged again when the text ends (Context.Refused).
+	placed []placed
+}
+
+type placed struct {
+	node parse.Node
+	ctx  *Context
 }
 
 func (p *preparer) fail(n parse.Node, err error) {
@@ -162,6 +171,9 @@ func (p *preparer) branches(n parse.Node, b *parse.BranchNode, l *Lexer, loop bo
 		p.fail(n, fmt.Errorf("the branches of this block leave the shell quoting in different states; close every quote inside each branch"))
 	}
 	*l = *then
+	if other.risk() > then.risk() {
+		*l = *other // the branch whose command may parse a later value again decides (eval, sh -c …)
+	}
 	return nil
 }
 
@@ -177,21 +189,27 @@ func (p *preparer) action(n *parse.ActionNode, l *Lexer) error {
 	}
 	ctx := &c
 	l.Value(ctx)
-	last := lastFunc(n.Pipe)
-	if last == RawName {
+	p.placed = append(p.placed, placed{n, ctx})
+	last := n.Pipe.Cmds[len(n.Pipe.Cmds)-1]
+	switch fn := lastFunc(n.Pipe); {
+	case fn == RawName:
 		line, col := p.lineCol(n)
 		p.raws = append(p.raws, RawUse{Line: line, Column: col})
-		return nil
+	case quoters[fn] && c.Kind == Word && len(last.Args) <= 2:
+		last.Args[0] = p.escaper(n, ctx, true) // {{quote .v}} → {{_awf_shell_N .v}}, {{.v | quote}} likewise
+	default:
+		n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{p.escaper(n, ctx, false)}})
 	}
-	if (last == "quote" || last == "escape") && c.Kind == Word && c.Backticks == 0 {
-		return nil // already one safe word
-	}
+	return nil
+}
+
+// escaper registers the function that turns this action's value into a reference.
+func (p *preparer) escaper(n *parse.ActionNode, ctx *Context, quoted bool) parse.Node {
 	name := escaperPrefix + strconv.Itoa(p.n)
 	p.n++
-	p.funcs[name] = func(v any) (string, error) { return Escape(*ctx, fmt.Sprint(v)) }
-	id := parse.NewIdentifier(name).SetTree(p.tree).SetPos(n.Pos)
-	n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{id}})
-	return nil
+	b := p.bind
+	p.funcs[name] = func(v any) (string, error) { return b.reference(ctx, quoted, v) }
+	return parse.NewIdentifier(name).SetTree(p.tree).SetPos(n.Pos)
 }
 
 func (p *preparer) lineCol(n parse.Node) (int, int) {

@@ -71,34 +71,6 @@ func TestUnreachableWaitsForBrokenTransitions(t *testing.T) {
 	}
 }
 
-func TestSuggestBudgets(t *testing.T) {
-	tests := []struct {
-		word, cand string
-		match      bool
-	}{
-		{"x", "y", false},                // a distance equal to the length is no match
-		{"abcd", "abxy", false},          // 4 letters: 1 edit
-		{"abcd", "abce", true},           //
-		{"abcde", "abxye", true},         // 5 letters: 2 edits
-		{"abcdefgh", "abcdexyz", false},  // 8 letters: 2 edits
-		{"abcdefghi", "abcdefxyz", true}, // 9 letters: 3 edits
-		{"boo", "boolean", true},         // a prefix of 3 letters
-		{"bo", "boolean", false},         // not of 2
-	}
-	for _, tt := range tests {
-		got := Suggest(tt.word, []string{tt.cand})
-		if (got != "") != tt.match {
-			t.Errorf("Suggest(%q, %q) = %q, want a match: %v", tt.word, tt.cand, got, tt.match)
-		}
-	}
-	if got := Suggest("ab", []string{"abcdef", "ac"}); got != "ac" {
-		t.Errorf("the closer candidate wins: %q", got)
-	}
-	if got := DidYouMean("zzz", nil); got != "" {
-		t.Errorf("DidYouMean without candidates = %q", got)
-	}
-}
-
 func TestTemplateErrorText(t *testing.T) {
 	if got := (&TemplateError{Line: 1, Msg: "m"}).Error(); got != "m" {
 		t.Errorf("line 1: %q", got)

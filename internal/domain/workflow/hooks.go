@@ -11,6 +11,8 @@ import (
 type HookAction struct {
 	Log     string
 	Command string
+	// Shell runs Command: the step's or the workflow's `shell:` (ApplyShell), "" for /bin/sh.
+	Shell string
 	// Pos is where the entry is; LogPos and CommandPos where the value of each key starts.
 	Pos        fault.Position
 	LogPos     fault.Position

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // InputRules is an input's `validation:` block, with the reference awf's rules. Every rule is
@@ -92,7 +93,7 @@ func textRules(r *InputRules, s string) []Violation {
 	}
 	if len(r.Enum) > 0 && !inEnum(r.Enum, s) {
 		hint := "allowed: " + listValues(r.Enum)
-		if sug := Suggest(s, enumTexts(r.Enum)); sug != "" {
+		if sug := suggest.Closest(s, enumTexts(r.Enum)); sug != "" {
 			hint = "did you mean '" + sug + "'? " + hint
 		}
 		out = append(out, Violation{fault.UserInputNotAllowed, quoteValue(s) + " is not one of the allowed values", hint})

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // The fields of the namespaces whose shape is fixed, in both casings the reference awf's
@@ -35,7 +36,7 @@ func (v *validator) namespaceRef(pos fault.Position, where string, r Ref) {
 	fields := namespaceFields[p[0]]
 	switch {
 	case len(p) > 1 && !slices.Contains(fields, p[1]):
-		v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[1], fields), "%s reads unknown field %q of .%s (%s)", where, p[1], p[0], r)
+		v.ds.Errorf(pos, fault.UserTemplateUnknownField, suggest.DidYouMean(p[1], fields), "%s reads unknown field %q of .%s (%s)", where, p[1], p[0], r)
 	case len(p) > 2:
 		v.ds.Errorf(pos, fault.UserTemplateUnknownField, "use "+Ref{Path: p[:2]}.String(), "%s reads field %q of %s, which is a plain value (%s)", where, p[2], Ref{Path: p[:2]}, r)
 	}

@@ -1,6 +1,6 @@
 package workflow
 
-// SandboxSettings is a step's `mcp_proxy.sandbox` block (issue 12): how the kernel confines the
+// SandboxSettings is a step's `mcp_proxy.sandbox` block (docs/decisions/0012-kernel-sandbox.md): how the kernel confines the
 // step's Bash calls.
 type SandboxSettings struct {
 	// Mode is auto (enforce when the kernel can), required (fail the step before the agent
@@ -11,6 +11,9 @@ type SandboxSettings struct {
 	// Writable lists extra paths write and destructive Bash calls may write, relative to the
 	// step's root or absolute.
 	Writable []string
+	// Readable lists credential stores and agent sockets the sandbox hides by default that the
+	// step's Bash calls may read all the same ("~/.npmrc"; "~/", $VAR and root-relative forms).
+	Readable []string
 }
 
 // DefaultSandbox is the block a step gets when it writes none.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // agentStateKeys are the keys of an agent state besides the common ones.
@@ -27,7 +28,7 @@ type AgentSpec struct {
 	// parses it (a step whose answer is not JSON fails) and exposes it as .states.NAME.JSON.
 	OutputFormat string
 	// Mode is "single" (one call, the default) or "conversation"; Conversation is the
-	// `conversation:` block. Conversation steps are refused until awf runs them (issue 14).
+	// `conversation:` block. Conversation steps are refused until awf runs them (docs/decisions/0014-persisted-runs-and-conversations.md).
 	Mode         string
 	Conversation *Conversation
 }
@@ -42,7 +43,7 @@ func (a *AgentSpec) templates() []templateField {
 func (a *AgentSpec) validate(v *validator, s *State) {
 	if v.required(s, "provider", a.Provider, fault.UserAgentMissingProvider, "add `provider:` with one of "+strings.Join(Providers, ", ")) &&
 		!slices.Contains(Providers, a.Provider) {
-		v.ds.Errorf(s.ValueAt("provider"), fault.UserAgentUnknownProvider, DidYouMean(a.Provider, Providers),
+		v.ds.Errorf(s.ValueAt("provider"), fault.UserAgentUnknownProvider, suggest.DidYouMean(a.Provider, Providers),
 			"state %q uses unknown provider %q", s.Name, a.Provider)
 	}
 	hasPrompt, hasFile := written(s, "prompt") || a.Prompt != "", written(s, "prompt_file") || a.PromptFile != ""

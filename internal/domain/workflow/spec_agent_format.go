@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // Output formats and modes of agent steps, as the reference awf names them.
@@ -41,7 +42,7 @@ var SessionProviders = []string{ProviderOpenAICompatible, ProviderClaude, Provid
 func (a *AgentSpec) validateFormat(v *validator, s *State) {
 	if written(s, "output_format") || a.OutputFormat != "" {
 		if !slices.Contains(outputFormats, a.OutputFormat) {
-			v.ds.Errorf(s.ValueAt("output_format"), fault.UserWorkflowInvalidValue, DidYouMean(a.OutputFormat, outputFormats),
+			v.ds.Errorf(s.ValueAt("output_format"), fault.UserWorkflowInvalidValue, suggest.DidYouMean(a.OutputFormat, outputFormats),
 				"output_format of state %q is %q; it must be text or json", s.Name, a.OutputFormat)
 		}
 	}
@@ -50,7 +51,7 @@ func (a *AgentSpec) validateFormat(v *validator, s *State) {
 			"state %q sets system_prompt twice", s.Name)
 	}
 	if (written(s, "mode") || a.Mode != "") && !slices.Contains(agentModes, a.Mode) {
-		v.ds.Errorf(s.ValueAt("mode"), fault.UserWorkflowInvalidValue, DidYouMean(a.Mode, agentModes),
+		v.ds.Errorf(s.ValueAt("mode"), fault.UserWorkflowInvalidValue, suggest.DidYouMean(a.Mode, agentModes),
 			"mode of state %q is %q; it must be single or conversation", s.Name, a.Mode)
 	}
 	if a.Conversation != nil && a.Conversation.ContinueFrom != "" {
@@ -58,7 +59,7 @@ func (a *AgentSpec) validateFormat(v *validator, s *State) {
 		t := v.w.States[from]
 		switch {
 		case t == nil || t.Type != StateAgent:
-			v.ds.Errorf(s.ValueAt("conversation.continue_from"), fault.UserWorkflowUnknownTarget, DidYouMean(from, v.stateNames),
+			v.ds.Errorf(s.ValueAt("conversation.continue_from"), fault.UserWorkflowUnknownTarget, suggest.DidYouMean(from, v.stateNames),
 				"conversation.continue_from of state %q names %q, which is not an agent state", s.Name, from)
 		case !keepsSession(t):
 			v.ds.Errorf(s.ValueAt("conversation.continue_from"), fault.UserConversationNoSession, fmt.Sprintf("add `conversation: {}` to state %q so that it keeps its session", from),

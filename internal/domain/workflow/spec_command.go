@@ -1,9 +1,13 @@
 package workflow
 
-import "github.com/awf-dev/awf/internal/domain/fault"
+import (
+	"fmt"
+
+	"github.com/awf-dev/awf/internal/domain/fault"
+)
 
 // commandStateKeys are the keys of a command state besides the common ones.
-var commandStateKeys = []string{"command", "script_file", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}
+var commandStateKeys = []string{"command", "script_file", "shell", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}
 
 // CommandSpec is what a command state runs: a shell command, or a script file, in a directory.
 type CommandSpec struct {
@@ -13,6 +17,9 @@ type CommandSpec struct {
 	// a template too, rendered with the same escaping as Command; a `#!` line picks the
 	// interpreter.
 	ScriptFile string
+	// Shell runs Command, and a script_file without a #! line: the step's `shell:`, else the
+	// workflow's (ApplyShell), else "" for /bin/sh.
+	Shell string
 	// Dir is the working directory, relative to the project root; "" means the root.
 	Dir string
 	// ContinueOnError makes a failed command follow on_success; its state still records the
@@ -46,6 +53,9 @@ func (c *CommandSpec) validate(v *validator, s *State) {
 		v.required(s, "command", c.Command, fault.UserWorkflowMissingCommand, "add `command: <shell command>` or `script_file: <path>`")
 	}
 	v.shell(s, "command", c.Command)
+	if written(s, "shell") {
+		v.shellProgram(s.ValueAt("shell"), fmt.Sprintf("shell of state %q", s.Name), c.Shell)
+	}
 	if c.Capture != nil {
 		v.ds.Warnf(s.KeyAt("capture"), fault.UserWorkflowCaptureIgnored, "read the output as {{.states."+s.Name+".Output}} and {{.states."+s.Name+".Stderr}}, and remove `capture:`",
 			"capture of state %q has no effect (the reference awf ignores it too)", s.Name)

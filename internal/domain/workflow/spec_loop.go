@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // Loop limits. MaxIterationsCap bounds every loop, written or computed, so a runaway count
@@ -63,7 +64,7 @@ func (l *LoopSpec) validateLoop(v *validator, s *State) {
 			"max_iterations of state %q is %d; it must be from 1 to %d", s.Name, n, MaxIterationsCap)
 	}
 	if l.OnComplete != "" && v.w.States[l.OnComplete] == nil {
-		v.ds.Errorf(s.ValueAt("on_complete"), fault.UserWorkflowUnknownTarget, DidYouMean(l.OnComplete, v.stateNames),
+		v.ds.Errorf(s.ValueAt("on_complete"), fault.UserWorkflowUnknownTarget, suggest.DidYouMean(l.OnComplete, v.stateNames),
 			"on_complete of state %q names unknown state %q", s.Name, l.OnComplete)
 	}
 }
@@ -87,7 +88,7 @@ func (v *validator) members(s *State, key string, names []string) {
 		pos := s.ValueAt(fmt.Sprintf("%s[%d]", key, i))
 		switch {
 		case v.w.States[n] == nil:
-			v.ds.Errorf(pos, fault.UserWorkflowUnknownTarget, DidYouMean(n, v.stateNames),
+			v.ds.Errorf(pos, fault.UserWorkflowUnknownTarget, suggest.DidYouMean(n, v.stateNames),
 				"%s[%d] of state %q names unknown state %q", key, i, s.Name, n)
 		case n == s.Name:
 			v.ds.Errorf(pos, fault.UserWorkflowInvalidMember, "list the states to run, not the state itself",

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // Strategy is how a parallel state judges its branches.
@@ -47,7 +48,7 @@ func (p *ParallelSpec) EffectiveStrategy() Strategy {
 func (p *ParallelSpec) validate(v *validator, s *State) {
 	v.members(s, "parallel", p.Branches)
 	if p.Strategy != "" && !slices.Contains(strategyNames, string(p.Strategy)) {
-		v.ds.Errorf(s.ValueAt("strategy"), fault.UserWorkflowInvalidStrategy, DidYouMean(string(p.Strategy), strategyNames),
+		v.ds.Errorf(s.ValueAt("strategy"), fault.UserWorkflowInvalidStrategy, suggest.DidYouMean(string(p.Strategy), strategyNames),
 			"parallel state %q has unknown strategy %q; use all_succeed, any_succeed or best_effort", s.Name, p.Strategy)
 	}
 	if written(s, "max_concurrent") && p.MaxConcurrent < 1 {

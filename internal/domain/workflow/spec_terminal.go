@@ -1,6 +1,9 @@
 package workflow
 
-import "github.com/awf-dev/awf/internal/domain/fault"
+import (
+	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
+)
 
 var terminalStatusNames = []string{string(StatusSuccess), string(StatusFailure)}
 
@@ -20,7 +23,7 @@ func (*TerminalSpec) Kind() StateType { return StateTerminal }
 
 func (t *TerminalSpec) validate(v *validator, s *State) {
 	if t.Status != "" && t.Status != StatusSuccess && t.Status != StatusFailure {
-		v.ds.Errorf(s.ValueAt("status"), fault.UserWorkflowInvalidStatus, DidYouMean(string(t.Status), terminalStatusNames),
+		v.ds.Errorf(s.ValueAt("status"), fault.UserWorkflowInvalidStatus, suggest.DidYouMean(string(t.Status), terminalStatusNames),
 			"terminal state %q has status %q; it must be success or failure", s.Name, t.Status)
 	}
 }

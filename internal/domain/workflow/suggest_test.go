@@ -1,8 +1,14 @@
 package workflow
 
-import "testing"
+import (
+	"testing"
 
-func TestSuggest(t *testing.T) {
+	"github.com/awf-dev/awf/internal/domain/suggest"
+)
+
+// TestSuggestsWorkflowNames holds the judgement of suggest.Closest against the names a workflow
+// author misspells: state keys, providers, input types, variants and state types.
+func TestSuggestsWorkflowNames(t *testing.T) {
 	stateKeys := StateKeys("")
 	tests := []struct {
 		word       string
@@ -31,36 +37,8 @@ func TestSuggest(t *testing.T) {
 		{"terminl", StateTypeNames, "terminal"},
 	}
 	for _, tt := range tests {
-		if got := Suggest(tt.word, tt.candidates); got != tt.want {
-			t.Errorf("Suggest(%q) = %q, want %q", tt.word, got, tt.want)
+		if got := suggest.Closest(tt.word, tt.candidates); got != tt.want {
+			t.Errorf("Closest(%q) = %q, want %q", tt.word, got, tt.want)
 		}
-	}
-}
-
-func TestDistance(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want int
-	}{
-		{"", "", 0},
-		{"", "abc", 3},
-		{"abc", "abc", 0},
-		{"abc", "acb", 1},
-		{"kitten", "sitting", 3},
-		{"ça", "ca", 1}, // runes, not bytes
-	}
-	for _, tt := range tests {
-		if got := distance(tt.a, tt.b); got != tt.want {
-			t.Errorf("distance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
-	}
-}
-
-func TestDidYouMean(t *testing.T) {
-	if got := DidYouMean("comand", []string{"command", "agent"}); got != "did you mean 'command'?" {
-		t.Errorf("got %q", got)
-	}
-	if got := DidYouMean("zzz", []string{"command", "agent"}); got != "valid: command, agent" {
-		t.Errorf("got %q", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"text/template/parse"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // TemplateProblem is a template that parses but that the runner would refuse: an unknown
@@ -204,7 +205,7 @@ func (c *checker) call(id *parse.IdentifierNode, n int) bool {
 	switch {
 	case !ok:
 		hint := "templates read data as .inputs.NAME, .states.STATE.Output, .env.VAR, .workflow.ID; functions: " + strings.Join(funcNames(), ", ")
-		if s := Suggest(id.Ident, append(funcNames(), TemplateRoots...)); s != "" {
+		if s := suggest.Closest(id.Ident, append(funcNames(), TemplateRoots...)); s != "" {
 			hint = "did you mean '" + s + "'?"
 		}
 		c.problem(id.Pos, fault.UserTemplateUnknownFunction, hint, "%q is neither a function nor a namespace of the data", id.Ident)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // Validate checks the rules of a workflow that need no file format and no outside knowledge
@@ -92,7 +93,7 @@ func (v *validator) header() {
 		v.ds.Errorf(pos, fault.UserWorkflowMissingInitial, "add `initial: "+v.stateNames[0]+"` under `states:` (or whichever state runs first)",
 			"workflow has no initial state")
 	case w.States[w.Initial] == nil:
-		v.ds.Errorf(w.ValueAt("states.initial"), fault.UserWorkflowUnknownInitial, DidYouMean(w.Initial, v.stateNames),
+		v.ds.Errorf(w.ValueAt("states.initial"), fault.UserWorkflowUnknownInitial, suggest.DidYouMean(w.Initial, v.stateNames),
 			"initial state %q is not defined", w.Initial)
 	}
 }

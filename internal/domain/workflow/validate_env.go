@@ -11,8 +11,12 @@ import (
 // envName is what a shell accepts as a variable name.
 var envName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
-// env checks the names under `env:`: each a valid variable name, none twice.
+// env checks the names under `env:`: each a valid variable name, none twice, none of awf's
+// own; and the workflow's `shell:`.
 func (v *validator) env() {
+	if _, written := v.w.Pos["shell"]; written || v.w.Shell != "" {
+		v.shellProgram(v.w.ValueAt("shell"), "shell", v.w.Shell)
+	}
 	seen := map[string]bool{}
 	for i, name := range v.w.Env {
 		pos := v.w.ValueAt(fmt.Sprintf("env[%d]", i))
@@ -22,6 +26,9 @@ func (v *validator) env() {
 				"env lists %q, which is not an environment variable name", name)
 		case seen[name]:
 			v.ds.Errorf(pos, fault.UserEnvInvalidName, "remove the second one", "env lists %q twice", name)
+		case reservedEnv(name) != "":
+			v.ds.Errorf(pos, fault.UserEnvInvalidName, "rename the variable: awf sets the "+reservedEnv(name)+"* variables itself, for each command",
+				"env lists %q, a name awf reserves", name)
 		}
 		seen[name] = true
 	}

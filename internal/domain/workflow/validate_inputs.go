@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // inputNameRE is what `.inputs.NAME` can address in a template.
@@ -56,7 +57,7 @@ func (v *validator) inputs() {
 
 func (v *validator) inputType(path string, in Input) {
 	if !KnownInputType(in.Type) {
-		v.ds.Errorf(v.inputPos(in, path+".type"), fault.UserInputInvalidType, DidYouMean(string(in.Type), inputTypeNames),
+		v.ds.Errorf(v.inputPos(in, path+".type"), fault.UserInputInvalidType, suggest.DidYouMean(string(in.Type), inputTypeNames),
 			"input %q has unknown type %q: awf inputs are %s", in.Name, in.Type, strings.Join(inputTypeNames, ", "))
 		return // neither the default nor the rules can be judged against a type that does not exist
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
@@ -76,7 +77,7 @@ func (v *validator) intent(s *State, m *MCPProxy) {
 		if a.Valid() {
 			continue
 		}
-		v.ds.Errorf(m.ValueAt(fmt.Sprintf("intent.allow[%d]", j)), fault.UserMCPProxyInvalidIntent, DidYouMean(string(a), variantNames),
+		v.ds.Errorf(m.ValueAt(fmt.Sprintf("intent.allow[%d]", j)), fault.UserMCPProxyInvalidIntent, suggest.DidYouMean(string(a), variantNames),
 			"intent.allow of state %q lists %q, which is not a variant (read, write or destructive)", s.Name, a)
 	}
 }

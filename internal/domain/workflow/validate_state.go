@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // state checks one state: its type, the keys it may have, its kind's own rules, its
@@ -18,7 +19,7 @@ func (v *validator) state(s *State) {
 	case NewSpec(s.Type) != nil:
 		v.keysForType(s)
 	default:
-		v.ds.Errorf(s.ValueAt("type"), fault.UserWorkflowUnknownStateType, DidYouMean(string(s.Type), StateTypeNames),
+		v.ds.Errorf(s.ValueAt("type"), fault.UserWorkflowUnknownStateType, suggest.DidYouMean(string(s.Type), StateTypeNames),
 			"state %q has unknown type %q", s.Name, s.Type)
 	}
 	v.depth = v.nest.LoopDepth(s.Name)
@@ -98,7 +99,7 @@ func (v *validator) transitions(s *State) {
 		if t.target == "" || v.w.States[t.target] != nil {
 			continue
 		}
-		v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowUnknownTarget, DidYouMean(t.target, v.stateNames),
+		v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowUnknownTarget, suggest.DidYouMean(t.target, v.stateNames),
 			"%s of state %q names unknown state %q", t.key, s.Name, t.target)
 	}
 	if s.Retry != nil {
@@ -113,7 +114,7 @@ func (v *validator) transitions(s *State) {
 		case tr.Goto == "":
 			v.ds.Errorf(s.ValueAt(key), fault.UserWorkflowMissingGoto, "add `goto: <state>` to the entry", "entry %d of transitions of state %q has no goto", i+1, s.Name)
 		case v.w.States[tr.Goto] == nil:
-			v.ds.Errorf(s.ValueAt(key+".goto"), fault.UserWorkflowUnknownTarget, DidYouMean(tr.Goto, v.stateNames),
+			v.ds.Errorf(s.ValueAt(key+".goto"), fault.UserWorkflowUnknownTarget, suggest.DidYouMean(tr.Goto, v.stateNames),
 				"transitions[%d].goto of state %q names unknown state %q", i, s.Name, tr.Goto)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/shellsafe"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // The interpolation data: its roots and the fields of the values under them.
@@ -45,8 +46,9 @@ func (v *validator) templateAt(pos fault.Position, where, text string) {
 	v.templateCheck(pos, where, text)
 }
 
-// shell checks a template that becomes shell code: each {{ }} must sit where a value can be
-// escaped as data, and each {{raw …}}, which opts out, is a warning. Syntax errors are the
+// shell checks a template that becomes shell code: each {{ }} must sit where a reference to a
+// variable reads as data (not where a shell or interpreter parses the text again: arithmetic,
+// eval, sh -c '…', …), and each {{raw …}}, which opts out, is a warning. Syntax errors are the
 // template check's to report.
 func (v *validator) shell(s *State, key, text string) {
 	v.shellAt(s.ValueAt(key), fmt.Sprintf("%s of state %q", key, s.Name), text)
@@ -56,11 +58,11 @@ func (v *validator) shell(s *State, key, text string) {
 func (v *validator) shellAt(pos fault.Position, where, text string) {
 	raws, places, _ := shellsafe.Check(text)
 	for _, pe := range places {
-		v.ds.Errorf(pos, fault.UserTemplateShellPlace, "move the {{ }} or rewrite the shell text around it; awf escapes each value for the quoting it sits in",
+		v.ds.Errorf(pos, fault.UserTemplateShellPlace, "move the {{ }} or rewrite the shell text around it; each value reaches the shell as a variable beside the code, quoted for its place",
 			"line %d, column %d of %s: %v", pe.Line, pe.Column, where, pe.Err)
 	}
 	for _, r := range raws {
-		v.ds.Warnf(pos, fault.UserTemplateRaw, "drop raw to have the value escaped as data, unless the workflow's author alone controls it",
+		v.ds.Warnf(pos, fault.UserTemplateRaw, "drop raw to have the value passed as data, unless the workflow's author alone controls it",
 			"line %d, column %d of %s pastes a value into the shell unescaped ({{raw …}}): a hostile value runs as code", r.Line, r.Column, where)
 	}
 }
@@ -75,7 +77,7 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 		}
 		if !slices.Contains(v.inputNames, p[1]) {
 			hint := "declare it under `inputs:` with `- name: " + p[1] + "`"
-			if s := Suggest(p[1], v.inputNames); s != "" {
+			if s := suggest.Closest(p[1], v.inputNames); s != "" {
 				hint = "did you mean '" + s + "'?"
 			}
 			v.ds.Errorf(pos, fault.UserTemplateUnknownInput, hint, "%s refers to undeclared input %q (%s)", where, p[1], r)
@@ -89,11 +91,11 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 			return
 		}
 		if v.w.States[p[1]] == nil {
-			v.ds.Errorf(pos, fault.UserTemplateUnknownState, DidYouMean(p[1], v.stateNames), "%s refers to unknown state %q (%s)", where, p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownState, suggest.DidYouMean(p[1], v.stateNames), "%s refers to unknown state %q (%s)", where, p[1], r)
 			return
 		}
 		if len(p) > 2 && !slices.Contains(stateFields, p[2]) {
-			v.ds.Errorf(pos, fault.UserTemplateUnknownField, DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
+			v.ds.Errorf(pos, fault.UserTemplateUnknownField, suggest.DidYouMean(p[2], stateFields), "%s reads unknown field %q of state %q (%s)", where, p[2], p[1], r)
 			return
 		}
 		if len(p) > 3 && !slices.Contains(structuredFields, p[2]) {
@@ -109,7 +111,7 @@ func (v *validator) ref(pos fault.Position, where string, r Ref) {
 		v.loopRef(pos, where, r)
 	default:
 		hint := templateDataHint
-		if s := Suggest(p[0], TemplateRoots); s != "" {
+		if s := suggest.Closest(p[0], TemplateRoots); s != "" {
 			hint = "did you mean '." + s + "'? " + templateDataHint
 		}
 		v.ds.Errorf(pos, fault.UserTemplateUnknownReference, hint, "%s uses unknown reference %s", where, r)

@@ -23,7 +23,10 @@ type Workflow struct {
 	Tags   []string
 	// Env names the environment variables the workflow needs; a run refuses to start without
 	// them (USER.ENV.MISSING) instead of failing halfway on an empty value.
-	Env    []string
+	Env []string
+	// Shell runs the workflow's command steps and hook commands (`shell:`, default /bin/sh); a
+	// step may name its own. It must be a POSIX-like shell: commands read values as "${AWF_V_1}".
+	Shell  string
 	Inputs []Input
 	// Hooks run at the run's start and end (workflow_start, workflow_end, workflow_error,
 	// workflow_cancel).
@@ -130,7 +133,7 @@ type State struct {
 	ValuePos map[string]fault.Position
 }
 
-// MCPProxy is the per-step `mcp_proxy:` block (DESIGN §4).
+// MCPProxy is the per-step `mcp_proxy:` block (docs/design.md#the-mcp-proxy).
 type MCPProxy struct {
 	Enable            bool
 	InterceptBuiltins bool // default true
@@ -139,7 +142,7 @@ type MCPProxy struct {
 	// EnvPassthrough names variables the step's Bash gets although their names mark them
 	// secret (`env_passthrough: [GITHUB_TOKEN]`); their values are still masked in records.
 	EnvPassthrough []string
-	Sandbox        SandboxSettings // issue 12; DefaultSandbox when not written
+	Sandbox        SandboxSettings // docs/decisions/0012-kernel-sandbox.md; DefaultSandbox when not written
 	// Pos is where the `mcp_proxy` key is; KeyPos and ValuePos are keyed by paths relative to
 	// the block ("enable", "intent.allow[1]", "plugin_tools[0].expose[2]").
 	Pos      fault.Position
@@ -157,7 +160,7 @@ type PluginTools struct {
 	ExposePos []fault.Position
 }
 
-// IntentSettings is the `intent:` block: how the intent rule applies to this step (DESIGN §5).
+// IntentSettings is the `intent:` block: how the intent rule applies to this step (docs/design.md#the-intent-rule).
 type IntentSettings struct {
 	Split                  bool
 	Allow                  []tool.Variant // default all three

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -14,10 +15,12 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/shellsafe"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 	"github.com/awf-dev/awf/internal/infrastructure/process"
 )
 
-// Runner implements ports.CommandRunner with `sh -c`.
+// Runner implements ports.CommandRunner with `sh -c` (or the request's shell).
 type Runner struct {
 	// Shell is the interpreter; default /bin/sh, as POSIX promises it exists.
 	Shell string
@@ -31,6 +34,9 @@ type Runner struct {
 // RunCommand implements ports.CommandRunner.
 func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports.CommandResult, error) {
 	sh, grace, max := r.Shell, r.Grace, r.MaxOutput
+	if req.Shell != "" {
+		sh = req.Shell
+	}
 	if sh == "" {
 		sh = "/bin/sh"
 	}
@@ -50,7 +56,7 @@ func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports
 		cmd, sh = c, c.Path
 	}
 	cmd.Dir = req.Dir
-	cmd.Env = req.Env
+	cmd.Env = commandEnv(req.Env, req.Values)
 	stdout, stderr := &capped{max: max}, &capped{max: max}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := process.Run(ctx, cmd, grace)
@@ -75,6 +81,22 @@ func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports
 	default:
 		return res, fault.Wrap(err, fault.ExecutionCommandStart, "cannot start %s", sh).WithHint("check that %s exists and the step's dir is a directory", sh)
 	}
+}
+
+// commandEnv is base without the variables awf sets per command (inherited from an awf run
+// this one runs inside), then the command's own values: a reference reads what this run set.
+// A nil base is this process's environment, as for exec.Cmd.
+func commandEnv(base, values []string) []string {
+	if base == nil {
+		base = os.Environ()
+	}
+	env := make([]string, 0, len(base)+len(values))
+	for _, kv := range base {
+		if !strings.HasPrefix(kv, shellsafe.EnvPrefix) && !strings.HasPrefix(kv, workflow.InputEnvPrefix) {
+			env = append(env, kv)
+		}
+	}
+	return append(env, values...)
 }
 
 // capped is a writer that keeps the first max bytes and counts the rest.

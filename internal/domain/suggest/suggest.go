@@ -1,11 +1,14 @@
-package workflow
+// Package suggest is awf's one judgement of "did you mean": every misspelt name (a state, an
+// input, a key, a tool, a run id) is matched against its candidates the same way, so users get
+// the same hint everywhere.
+package suggest
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// Suggest returns the candidate closest to word, or "" when none is close enough to be a likely
+// Closest returns the candidate closest to word, or "" when none is close enough to be a likely
 // typo. Every "did you mean" in awf goes through it so users get the same judgement everywhere.
 //
 // Matching ignores case. A candidate qualifies when its Damerau-Levenshtein distance (optimal
@@ -14,7 +17,7 @@ import (
 // than the word's length so that short words do not match everything. A candidate that starts
 // with a word of at least 3 letters also qualifies ("int" → "integer"). The smallest distance
 // wins; ties go to the earlier candidate, so callers control the preference by ordering.
-func Suggest(word string, candidates []string) string {
+func Closest(word string, candidates []string) string {
 	w := strings.ToLower(word)
 	n := utf8.RuneCountInString(w)
 	if n == 0 {
@@ -71,10 +74,10 @@ func distance(a, b string) int {
 	return prev[len(rb)]
 }
 
-// DidYouMean is the hint awf prints for a misspelt name: "did you mean 'x'?" when Suggest finds
+// DidYouMean is the hint awf prints for a misspelt name: "did you mean 'x'?" when Closest finds
 // a close candidate, otherwise a list of the valid names so the user never has to guess.
 func DidYouMean(word string, candidates []string) string {
-	if s := Suggest(word, candidates); s != "" {
+	if s := Closest(word, candidates); s != "" {
 		return "did you mean '" + s + "'?"
 	}
 	if len(candidates) == 0 {

@@ -9,30 +9,28 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/awf-dev/awf/internal/infrastructure/pluginsock"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox/confine"
 )
 
-// namespaces are the helper's: a user namespace mapping only the caller's ids, mount and PID
-// namespaces, and a network namespace with no interface up when the network is off.
+// namespaces are the helper's: a user namespace, mount and PID namespaces, and a network
+// namespace with no interface up when the network is off. The helper maps its own ids in the
+// user namespace (confine.ArgMapIDs), each onto itself: the parent may be non-dumpable, and then
+// cannot write them.
 //
 // The helper keeps the caller's uid, so the shell sees the user it runs as (files keep their
 // owners, git's ownership check holds, tools do not act as root), and gets the two
 // capabilities its mounts need as ambient ones: a process that creates a user namespace holds
 // every capability in it, but a uid other than 0 loses them at exec unless they are ambient.
-// CAP_SYS_ADMIN makes the mounts, CAP_SETPCAP empties the bounding set and locks the secure
-// bits; the helper drops all of them before it runs the command (confine.dropCapabilities).
+// CAP_SYS_ADMIN makes the mounts (and writes the id maps), CAP_SETPCAP empties the bounding set
+// and locks the secure bits; the helper drops all of them before it runs the command
+// (confine.dropCapabilities).
 func namespaces(network bool) *syscall.SysProcAttr {
-	uid, gid := os.Getuid(), os.Getgid()
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
 	if !network {
 		flags |= syscall.CLONE_NEWNET
 	}
-	return &syscall.SysProcAttr{
-		Cloneflags:  flags,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-		AmbientCaps: []uintptr{capSetpcap, capSysAdmin},
-	}
+	return &syscall.SysProcAttr{Cloneflags: flags, AmbientCaps: []uintptr{capSetpcap, capSysAdmin}}
 }
 
 // Capability numbers (include/uapi/linux/capability.h).
@@ -83,6 +81,9 @@ var (
 // binary that was at that path now, whatever the calls do to the path.
 func Probe(self string) Status {
 	_, _ = pinned(self)
+	// The plugin socket directory must exist before any call, so that every call hides it, even
+	// one made before the first plugin starts.
+	_, _ = pluginsock.Ensure()
 	probeMu.Lock()
 	defer probeMu.Unlock()
 	if st, ok := probeCache[self]; ok {

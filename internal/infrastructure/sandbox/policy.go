@@ -1,4 +1,4 @@
-// Package sandbox confines one Bash call with what the kernel enforces (issue 12): a small
+// Package sandbox confines one Bash call with what the kernel enforces (docs/decisions/0012-kernel-sandbox.md): a small
 // helper, awf's own binary re-executed as `awf __sandbox-exec` from a descriptor opened at
 // start-up, starts in fresh user, mount and PID namespaces (and a network namespace when the
 // step turns the network off) as the caller's uid with only the capabilities its mounts need,
@@ -42,6 +42,8 @@ type Settings struct {
 	Mode     string   `json:"mode"`
 	Network  bool     `json:"network"`
 	Writable []string `json:"writable"`
+	// Readable are hidden paths (HiddenPaths) the step opens on purpose.
+	Readable []string `json:"readable,omitempty"`
 }
 
 // DefaultSettings are the settings of a step that says nothing: enforce when possible, network on.

@@ -39,7 +39,7 @@ func StartSpare(self, dir string, network bool) (*Spare, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{self, HelperArg, confine.ArgAwait}
+	args := []string{self, HelperArg, confine.ArgAwait, confine.ArgMapIDs, strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid())}
 	if !network {
 		args = append(args, "-no-network")
 	}
@@ -73,8 +73,12 @@ func StartSpare(self, dir string, network bool) (*Spare, error) {
 
 // Send gives the spare its call: the policy, the command and the command's environment. An
 // error means the spare did not take the call (it died, or the policy needs other namespaces);
-// Discard it then.
+// Discard it then. A policy whose Hidden is nil hides the default set (HiddenPaths, less its
+// Readable); an empty one hides nothing.
 func (s *Spare) Send(pol Policy, argv, env []string) error {
+	if pol.Hidden == nil {
+		pol.Hidden = hiddenFor(pol)
+	}
 	if pol.Network != s.network {
 		return errors.New("the spare was started with another network setting")
 	}

@@ -18,32 +18,7 @@ func Main(args []string) int {
 	// Landlock, no_new_privs and the capability sets are per thread: everything from here to
 	// the fork of the command runs on this one, and the command inherits them from it.
 	runtime.LockOSThread()
-	// The command must not read the helper's memory or /proc/1/environ: as the same uid with
-	// no capabilities it could, were the helper dumpable (an exec that gains capabilities only
-	// through the ambient set leaves it so).
-	const prSetDumpable = 4
-	if err := prctl(prSetDumpable, 0); err != nil {
-		os.Stderr.WriteString("awf sandbox: cannot make the helper non-dumpable: " + err.Error() + "; the command did not run\n")
-		return ExitFailed
-	}
-	env := os.Environ()
-	var (
-		pol     Policy
-		command []string
-		err     error
-	)
-	if len(args) > 0 && args[0] == ArgAwait {
-		var network bool
-		args, env, network, err = awaitRequest(args[1:])
-		if err == nil {
-			pol, command, err = ParseArgs(args)
-		}
-		if err == nil && pol.Network != network {
-			err = errors.New("the request's network setting differs from the spare's namespaces")
-		}
-	} else {
-		pol, command, err = ParseArgs(args)
-	}
+	pol, command, env, err := request(args)
 	if err == nil && len(command) == 0 && !pol.Probe {
 		err = errors.New("no command given")
 	}
@@ -60,13 +35,47 @@ func Main(args []string) int {
 	return runAsInit(command, env)
 }
 
+// request reads the call: from the arguments, or for a spare (ArgAwait) from descriptor 3 once
+// the spare has mapped its ids. It makes the helper non-dumpable first thing after that.
+func request(args []string) (pol Policy, command, env []string, err error) {
+	spare := len(args) > 0 && args[0] == ArgAwait
+	if spare {
+		if args, err = mapOwnIDs(args[1:]); err != nil {
+			return pol, nil, nil, err
+		}
+	}
+	// The command must not read the helper's memory or /proc/1/environ: as the same uid with
+	// no capabilities it could, were the helper dumpable (an exec that gains capabilities only
+	// through the ambient set leaves it so).
+	const prSetDumpable = 4
+	if err := prctl(prSetDumpable, 0); err != nil {
+		return pol, nil, nil, wrap("cannot make the helper non-dumpable", err)
+	}
+	if !spare {
+		pol, command, err = ParseArgs(args)
+		return pol, command, os.Environ(), err
+	}
+	args, env, network, err := awaitRequest(args)
+	if err == nil {
+		pol, command, err = ParseArgs(args)
+	}
+	if err == nil && pol.Network != network {
+		err = errors.New("the request's network setting differs from the spare's namespaces")
+	}
+	return pol, command, env, err
+}
+
 // apply confines the helper: mounts first (they need the namespace's capabilities), then the
-// capabilities are dropped for good, then Landlock.
+// capabilities are dropped for good, then Landlock, then without network the seccomp filter
+// refusing unix sockets (it needs the no_new_privs Landlock sets).
 func apply(p Policy) error {
 	if err := readOnlyOutside(p.writablePaths()); err != nil {
 		return err
 	}
 	if err := protect(p.Protected, p.writablePaths()); err != nil {
+		return err
+	}
+	if err := hide(p.Hidden, append([]string{p.Root}, p.writablePaths()...)); err != nil {
 		return err
 	}
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
@@ -75,7 +84,13 @@ func apply(p Policy) error {
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	return restrict(p)
+	if err := restrict(p); err != nil {
+		return err
+	}
+	if !p.Network {
+		return refuseUnixSockets()
+	}
+	return nil
 }
 
 // dropCapabilities empties the bounding and ambient sets, locks SECBIT_NOROOT and then clears

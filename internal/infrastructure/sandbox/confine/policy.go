@@ -16,8 +16,13 @@ type Policy struct {
 	TmpDir    string   // the call's private temp directory: always writable
 	Writable  []string // extra writable paths under write/destructive
 	Protected []string // never writable, whatever the policy
-	Network   bool     // false: a network namespace with no interface up
+	Hidden    []string // covered by an empty read-only directory or file, when they exist
+	Network   bool     // false: a network namespace with no interface up, no unix sockets
 	Probe     bool     // apply everything, then exit 0 without a command
+	// Readable are hidden paths the call may read all the same (a step's sandbox.readable).
+	// They stay with the caller: package sandbox leaves them out of Hidden, which is what the
+	// helper receives.
+	Readable []string
 }
 
 // The policy travels as arguments, one value per argument, so paths need no escaping (an
@@ -29,6 +34,7 @@ const (
 	argTmp       = "-tmp"
 	argWritable  = "-writable"
 	argProtected = "-protected"
+	argHide      = "-hide"
 	argNoNetwork = "-no-network"
 	argProbe     = "-probe"
 	argEnd       = "--"
@@ -42,6 +48,9 @@ func (p Policy) Args(command []string) []string {
 	}
 	for _, w := range p.Protected {
 		out = append(out, argProtected, w)
+	}
+	for _, h := range p.Hidden {
+		out = append(out, argHide, h)
 	}
 	if !p.Network {
 		out = append(out, argNoNetwork)
@@ -68,7 +77,7 @@ func ParseArgs(args []string) (Policy, []string, error) {
 		case argProbe:
 			p.Probe = true
 			continue
-		case argPolicy, argRoot, argTmp, argWritable, argProtected:
+		case argPolicy, argRoot, argTmp, argWritable, argProtected, argHide:
 		default:
 			return p, nil, errors.New("unknown helper option " + a)
 		}
@@ -87,6 +96,8 @@ func ParseArgs(args []string) (Policy, []string, error) {
 			p.Writable = append(p.Writable, v)
 		case argProtected:
 			p.Protected = append(p.Protected, v)
+		case argHide:
+			p.Hidden = append(p.Hidden, v)
 		}
 	}
 	return p, nil, errors.New("no -- before the command")

@@ -8,7 +8,7 @@ import (
 
 func TestArgsRoundTrip(t *testing.T) {
 	for _, p := range []Policy{
-		{Policy: PolicyWrite, Root: "/r", TmpDir: "/t", Writable: []string{"/w", "/with space", "-policy"}, Protected: []string{"/r/.awf", "/x\ny"}, Network: true},
+		{Policy: PolicyWrite, Root: "/r", TmpDir: "/t", Writable: []string{"/w", "/with space", "-policy"}, Protected: []string{"/r/.awf", "/x\ny"}, Hidden: []string{"/h/.ssh", "-hide"}, Network: true},
 		{Policy: PolicyRead, Root: "/r", TmpDir: "/t", Network: false, Probe: true},
 	} {
 		cmd := []string{"/bin/bash", "-c", "echo -- -policy"}

@@ -1,0 +1,3 @@
+package confine
+
+const auditArch = 0xC00000F3 // AUDIT_ARCH_RISCV64

@@ -33,7 +33,7 @@ $(TOOLS)/staticcheck: tools/go.mod tools/go.sum
 staticcheck: $(TOOLS)/staticcheck
 	$(TOOLS)/staticcheck ./...
 
-lint-arch: ## layer rules of DESIGN §1 (go-arch-lint, pinned in tools/go.mod)
+lint-arch: ## layer rules of docs/design.md#layers (go-arch-lint, pinned in tools/go.mod)
 	cd tools && $(GO) tool go-arch-lint check --project-path .. >/dev/null 2>&1 || \
 		(cd tools && $(GO) tool go-arch-lint check --project-path ..; exit 1)
 	@echo "lint-arch: OK"

@@ -102,7 +102,7 @@ func TestQuickstartActivity(t *testing.T) {
 	}
 	bashSummary := "Bash×1 destructive refused"
 	if len(recs) > 2 && recs[2].Sandbox != nil && recs[2].Sandbox.Enforced {
-		// Where the kernel can sandbox Bash (issue 12), a step allowing [read, write] is offered
+		// Where the kernel can sandbox Bash (docs/decisions/0012-kernel-sandbox.md), a step allowing [read, write] is offered
 		// Bash confined to the write policy: the demo's rm -rf outside the root runs and removes
 		// nothing (the path does not exist, and the sandbox would deny it if it did).
 		want[2].Outcome, variants[2], bashSummary = "success", "write", "Bash×1 write"

@@ -1,4 +1,4 @@
-// Command netprobe is a test plugin for awf's mcp_proxy.sandbox.network: false (issue 12): its
+// Command netprobe is a test plugin for awf's mcp_proxy.sandbox.network: false (docs/decisions/0012-kernel-sandbox.md): its
 // one operation, dial, opens a TCP connection and sends a UDP datagram to the addresses it is
 // given and says what happened, so a test can tell a plugin with network from one without.
 package main

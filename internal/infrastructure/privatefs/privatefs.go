@@ -1,4 +1,4 @@
-// Package privatefs keeps a run's private files on disk (DESIGN §8): directories only the user
+// Package privatefs keeps a run's private files on disk (docs/design.md#processes-and-files): directories only the user
 // can enter (0700), files only the user can read (0600), written atomically, removed at the end.
 package privatefs
 

@@ -1,7 +1,7 @@
 // Package promptfile reads the prompt files of agent steps (`prompt_file:`) for the run engine:
 // regular files only, bounded in size, and cancellable, so a prompt_file that names a FIFO, a
 // device or a huge file fails at once with a clear error instead of hanging awf or exhausting
-// its memory (DESIGN §10).
+// its memory (docs/design.md#pitfalls).
 package promptfile
 
 import (

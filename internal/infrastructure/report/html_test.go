@@ -80,7 +80,7 @@ func TestRenderMarksRefusalsAndDrawsTheGraph(t *testing.T) {
 	}
 }
 
-// Issue 16: a run of 1,000 tool calls gives a report under 1 MB.
+// docs/decisions/0016-diagram-and-report.md: a run of 1,000 tool calls gives a report under 1 MB.
 func TestReportOfAThousandCallsIsUnderOneMegabyte(t *testing.T) {
 	page, err := Render(apprep.Build(run(1000, "Read", "")), nil, t0)
 	if err != nil {
@@ -92,7 +92,7 @@ func TestReportOfAThousandCallsIsUnderOneMegabyte(t *testing.T) {
 	t.Logf("%d bytes for 1,000 calls", len(page))
 }
 
-// BenchmarkReport1000Calls is building and drawing the report of 1,000 calls (issue 16: under
+// BenchmarkReport1000Calls is building and drawing the report of 1,000 calls (docs/decisions/0016-diagram-and-report.md: under
 // 200 ms).
 func BenchmarkReport1000Calls(b *testing.B) {
 	in := run(1000, "Read", "")

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkSave100States is the cost of one transition's save for a run with 100 finished
-// states of 1 KB output each (issue 14's target: under 1 ms).
+// states of 1 KB output each (the docs/decisions/0014-persisted-runs-and-conversations.md target: under 1 ms).
 func BenchmarkSave100States(b *testing.B) {
 	s := Store{Root: b.TempDir()}
 	r := runrecord.Record{Version: runrecord.Version, ID: "bench", Workflow: "w", Status: runrecord.Running, Started: time.Now(),

@@ -21,7 +21,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
-	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // FileName is the record's name inside a run's directory.
@@ -166,7 +166,7 @@ func (s Store) notFound(id string) error {
 		}
 	}
 	if len(near) == 0 {
-		if sug := workflow.Suggest(id, ids); sug != "" {
+		if sug := suggest.Closest(id, ids); sug != "" {
 			near = []string{sug}
 		}
 	}

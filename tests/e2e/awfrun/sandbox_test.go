@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox/sandboxtest"
 	"github.com/awf-dev/awf/tests/e2e/fakemodel"
 )
 
-// TestReadStepBashIsSandboxed (issue 12): a real agent CLI in an `allow: [read]` step is offered
+// TestReadStepBashIsSandboxed (docs/decisions/0012-kernel-sandbox.md): a real agent CLI in an `allow: [read]` step is offered
 // awf's Bash as a read-only shell; it runs `git log` through it and is denied a write by the
 // kernel, and both calls are recorded with their sandbox.
 func TestReadStepBashIsSandboxed(t *testing.T) {
+	sandboxtest.Require(t, awfBin)
 	for _, c := range clis {
 		t.Run(c.name, func(t *testing.T) {
 			var touched string
@@ -35,7 +37,7 @@ func TestReadStepBashIsSandboxed(t *testing.T) {
 			sum, _ := p.run(t)
 			results := strings.Join(p.fake.ToolResults(), "\n")
 			if strings.Contains(results, "not allowed") {
-				t.Skipf("the sandbox cannot be enforced here, so Bash stays refused: %q", results)
+				t.Fatalf("the helper enforces the sandbox, yet Bash was refused: %q", results)
 			}
 			if !strings.Contains(results, "commit-"+p.marker) || !strings.Contains(results, "[sandbox: the kernel denied this") {
 				t.Errorf("tool results: %q", p.fake.ToolResults())

@@ -84,7 +84,7 @@ func detail(rep report) string {
 	return strings.Join(parts, ", ")
 }
 
-// denied is the step error for calls Claude refused: DESIGN §10 measured Claude exiting 0 with
+// denied is the step error for calls Claude refused: docs/design.md#pitfalls measured Claude exiting 0 with
 // is_error false while every proxy call was denied, so the report is the only place it shows.
 func denied(rep report) *fault.Error {
 	count := map[string]int{}

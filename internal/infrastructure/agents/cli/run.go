@@ -30,7 +30,7 @@ type Config struct {
 	// os.Environ(). Binary lookup (PATH, AWF_<PROVIDER>_BIN) reads it too, so a test can run
 	// entirely on a made-up environment.
 	Environ []string
-	// Grace is the SIGTERM→SIGKILL delay; default process.DefaultGrace (5 s, DESIGN §8).
+	// Grace is the SIGTERM→SIGKILL delay; default process.DefaultGrace (5 s, docs/design.md#processes-and-files).
 	Grace time.Duration
 	// Linger is how long the group may outlive its leader before SIGTERM: the CLI's MCP server
 	// exits on stdin EOF and flushes its spans meanwhile. Default DefaultLinger.

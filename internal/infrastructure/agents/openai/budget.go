@@ -7,7 +7,7 @@ import (
 
 // The conversation a step keeps is bounded: it is sent back in full on every turn, so without a
 // bound a model asking for 256 Reads of a large file per turn grows it (and each request body)
-// by tens of MiB a turn; the probe in issue 11 took 1.37 GB in five turns.
+// by tens of MiB a turn; the probe in docs/decisions/0011-values-are-data-secrets-are-masked.md took 1.37 GB in five turns.
 const (
 	// maxConversationBytes bounds what the kept conversation holds: the prompt, the model's
 	// answers, its tool-call arguments and the tool results. 8 MiB is several times the context

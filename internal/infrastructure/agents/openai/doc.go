@@ -1,6 +1,6 @@
 // Package openai is the openai_compatible agent provider: awf itself is the HTTP client of an
 // OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM, llama.cpp server, …) and
-// runs the agent loop in-process (DESIGN §2, path 2). Because no agent CLI is involved, the model
+// runs the agent loop in-process (docs/design.md#tool-call-paths, path 2). Because no agent CLI is involved, the model
 // can only act through the tools awf offers in the request, so isolation is guaranteed: every
 // tool call goes through the step's ports.ToolSession (the one router), which checks, traces,
 // logs and records it.

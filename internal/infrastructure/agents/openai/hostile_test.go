@@ -170,7 +170,7 @@ func TestKeptArgumentsAreBounded(t *testing.T) {
 	}
 }
 
-// TestHostileEndpointPeakMemory runs each probe of issue 11 in a fresh process and reads that
+// TestHostileEndpointPeakMemory runs each probe of docs/decisions/0011-values-are-data-secrets-are-masked.md in a fresh process and reads that
 // process's peak resident set (VmHWM) from /proc/self/status: it must stay under 200 MB.
 func TestHostileEndpointPeakMemory(t *testing.T) {
 	if probe := os.Getenv("AWF_OPENAI_MEMPROBE"); probe != "" {

@@ -15,7 +15,7 @@ const maxLineBytes = 8 << 20
 
 // maxEventBytes bounds one event: the data: lines it accumulates until a blank line. A server
 // that sends data: lines and never a blank line (a hostile or broken endpoint) would otherwise
-// grow the event without limit; the probe in issue 11 reached 2.46 GB.
+// grow the event without limit; the probe in docs/decisions/0011-values-are-data-secrets-are-masked.md reached 2.46 GB.
 const maxEventBytes = 8 << 20
 
 // maxUnframedCheck is the largest pending event of several lines checked for being complete

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // normalise converts a YAML value to the option's Go type, or says why it cannot.
@@ -19,7 +19,7 @@ func normalise(o Option, raw any) (any, string) {
 			return nil, "must be a string, got " + Describe(raw)
 		}
 		if len(o.Choices) > 0 && !slices.Contains(o.Choices, s) {
-			hint := workflow.DidYouMean(s, o.Choices)
+			hint := suggest.DidYouMean(s, o.Choices)
 			return nil, fmt.Sprintf("must be one of %s, got %q (%s)", strings.Join(o.Choices, ", "), s, hint)
 		}
 		return s, ""

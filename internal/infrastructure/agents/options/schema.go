@@ -4,7 +4,7 @@ import (
 	"sort"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
-	"github.com/awf-dev/awf/internal/domain/workflow"
+	"github.com/awf-dev/awf/internal/domain/suggest"
 )
 
 // Kind is the type an option's value must have.
@@ -145,7 +145,7 @@ func (s Schema) unknown(key string) Problem {
 			"option %s is not supported by provider %s", key, s.Provider).WithHint("%s", why)}
 	}
 	return Problem{Key: key, Err: fault.New(fault.UserAgentUnknownOption,
-		"unknown option %q for provider %s", key, s.Provider).WithHint("%s", workflow.DidYouMean(key, s.Names()))}
+		"unknown option %q for provider %s", key, s.Provider).WithHint("%s", suggest.DidYouMean(key, s.Names()))}
 }
 
 // Values are a step's options after Parse: each present key holds its normalised value.

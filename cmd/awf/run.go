@@ -69,7 +69,7 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run) or json (a run summary)")
 	cmd.Flags().BoolVar(&report, "report", false, "write the run's HTML report (.awf/runs/<id>/report.html) when it ends, whatever its status")
-	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the plan (each state, commands as the shell would get them) and run nothing")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the plan (each state, its command with values shown in place, for reading) and run nothing")
 	return cmd
 }
 

@@ -28,7 +28,7 @@ func (p *Provider) callEdit(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}
-	dir, base, err := p.root.WriteDir(path, false, p.protected)
+	dir, base, err := p.root.WriteDir(path, false, p.writeProtected())
 	if err != nil {
 		return tool.Error("Edit: " + err.Error())
 	}

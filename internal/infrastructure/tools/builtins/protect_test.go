@@ -18,6 +18,8 @@ func TestWriteEditRefuseProtectedPaths(t *testing.T) {
 	for _, f := range []string{".awf/runs/r1/activity.jsonl", ".git/config", ".git/hooks/pre-commit", "sub/.git/config", "tools/myplugin"} {
 		mustWrite(t, filepath.Join(root, f), "original SECRET\n")
 	}
+	// A repository has a HEAD; a .git without one is protected whole (it could become one).
+	mustWrite(t, filepath.Join(root, ".git/HEAD"), "ref: refs/heads/main\n")
 	os.Symlink(".awf", filepath.Join(root, "awf-link"))
 	os.Symlink(".git", filepath.Join(root, "git-link"))
 	for _, path := range []string{

@@ -14,12 +14,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
 
+	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/rootfs"
 )
 
@@ -59,17 +61,20 @@ type Options struct {
 type Provider struct {
 	root      *rootfs.Root
 	protected []string
-	hidden    func() []string // hiddenPaths
-	sbx       *bashSandbox
-	env       []string
-	maxOut    int
-	workers   int
-	fanOut    func() (end func())
-	defs      []tool.Definition
-	closeMu   sync.Mutex
-	closed    bool
-	stop      context.Context
-	cancel    context.CancelFunc
+	// gitProtected is the sandbox's set of paths git runs or reads outside any sandbox (every
+	// repository's hooks and config, core.hooksPath directories), walked on the first write.
+	gitProtected func() []string
+	hidden       func() []string // hiddenPaths
+	sbx          *bashSandbox
+	env          []string
+	maxOut       int
+	workers      int
+	fanOut       func() (end func())
+	defs         []tool.Definition
+	closeMu      sync.Mutex
+	closed       bool
+	stop         context.Context
+	cancel       context.CancelFunc
 }
 
 var _ ports.ToolProvider = (*Provider)(nil)
@@ -121,17 +126,18 @@ func New(opts Options) (*Provider, error) {
 	}
 	stop, cancel := context.WithCancel(context.Background())
 	return &Provider{
-		root:      root,
-		protected: rootfs.ResolveAll(withHelper(opts.Protected, sbx.helperPath())),
-		hidden:    hiddenPaths(real, opts.Sandbox),
-		sbx:       sbx,
-		env:       append([]string(nil), env...),
-		maxOut:    maxOut,
-		workers:   workers,
-		fanOut:    opts.FanOut,
-		defs:      withSandbox(definitions(), sbx),
-		stop:      stop,
-		cancel:    cancel,
+		root:         root,
+		protected:    rootfs.ResolveAll(withHelper(opts.Protected, sbx.helperPath())),
+		gitProtected: sync.OnceValue(func() []string { return sandbox.ProtectedPaths(real, nil) }),
+		hidden:       hiddenPaths(real, opts.Sandbox),
+		sbx:          sbx,
+		env:          append([]string(nil), env...),
+		maxOut:       maxOut,
+		workers:      workers,
+		fanOut:       opts.FanOut,
+		defs:         withSandbox(definitions(), sbx),
+		stop:         stop,
+		cancel:       cancel,
 	}, nil
 }
 
@@ -223,4 +229,13 @@ func (p *Provider) Close() error {
 		p.sbx.close()
 	}
 	return nil
+}
+
+// writeProtected is what Write and Edit refuse beyond the names rootfs knows: the same set the
+// sandbox keeps Bash from changing, so no tool can plant what git runs later.
+func (p *Provider) writeProtected() []string {
+	if p.gitProtected == nil {
+		return p.protected
+	}
+	return append(slices.Clip(p.protected), p.gitProtected()...)
 }

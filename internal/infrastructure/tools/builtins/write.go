@@ -29,7 +29,7 @@ func (p *Provider) callWrite(ctx context.Context, raw json.RawMessage) tool.Resu
 	if err := ctx.Err(); err != nil {
 		return tool.Error("Write: cancelled before writing: " + err.Error())
 	}
-	dir, base, err := p.root.WriteDir(path, true, p.protected)
+	dir, base, err := p.root.WriteDir(path, true, p.writeProtected())
 	if err != nil {
 		return tool.Error("Write: " + err.Error())
 	}

@@ -22,11 +22,13 @@ func (e *ProtectedError) Error() string {
 // .awf directory and any .git/hooks or .git/config on the path is protected by name, so a
 // nested project or repository is covered too, and so is a root that itself lies under .awf/
 // (a templated dir pointing into .awf/runs must not let an agent forge its records); extra
-// lists further absolute paths (files or whole directories).
+// lists further absolute paths (files or whole directories, a trailing slash allowed): the
+// caller adds what git runs or reads elsewhere (submodules, commondir, core.hooksPath).
 func ProtectedWhy(real string, extra []string) string {
 	for _, x := range extra {
+		x = strings.TrimSuffix(x, "/")
 		if real == x || strings.HasPrefix(real, x+"/") {
-			return "declared by awf: a plugin command or a private file of the run"
+			return "protected by awf: a git hooks directory, a plugin command or a private file of the run"
 		}
 	}
 	parts := strings.Split(filepath.ToSlash(real), "/")
@@ -38,6 +40,10 @@ func ProtectedWhy(real string, extra []string) string {
 			return "git runs the scripts under .git/hooks/"
 		case part == ".git" && i+1 < len(parts) && parts[i+1] == "config":
 			return ".git/config can name commands git runs"
+		case part == ".git" && i+1 < len(parts) && parts[i+1] == "commondir":
+			return ".git/commondir points git at another repository's config"
+		case part == ".git" && i+1 == len(parts):
+			return "a .git file or directory makes a repository whose config git reads"
 		}
 	}
 	return ""

@@ -65,10 +65,14 @@ func (i *instance) start(parent context.Context) (*conn, error) {
 		StartTimeout:     i.h.opts.StartTimeout,
 		SkipHostEnv:      true, // the runner sets the environment, so plugins.yaml env wins over awf's
 		UnixSocketConfig: socketConfig(),
-		Logger:           newHCLog(i.log, "", hclog.Debug),
-		Stderr:           tail,
-		SyncStdout:       newLineLogger(i.log, "stdout"),
-		SyncStderr:       newLineLogger(i.log, "stderr"),
+		// Each start gets a fresh client certificate and the plugin answers only to it: a
+		// process that reaches the socket (another user's, a sandbox's) cannot speak to the
+		// plugin, even if the socket directory is found.
+		AutoMTLS:   true,
+		Logger:     newHCLog(i.log, "", hclog.Debug),
+		Stderr:     tail,
+		SyncStdout: newLineLogger(i.log, "stdout"),
+		SyncStderr: newLineLogger(i.log, "stderr"),
 		RunnerFunc: func(l hclog.Logger, proto *exec.Cmd, _ string) (runner.Runner, error) {
 			cmd := exec.Command(path, i.spec.Args...)
 			cmd.Dir = i.h.opts.Root

@@ -54,19 +54,7 @@ func startWith(t testing.TB, extra map[string]any, opts *mcp.ClientOptions) *ser
 	root := t.TempDir()
 	root, _ = filepath.EvalSymlinks(root)
 	state := t.TempDir()
-	s := &server{root: root, activity: filepath.Join(state, "activity.jsonl"), ready: filepath.Join(state, "ready.json"), log: filepath.Join(state, "serve.log")}
-	cfg := map[string]any{
-		"root_dir": root, "activity_file": s.activity, "ready_file": s.ready,
-		"log_file": s.log, "run_id": "run-test", "step": "step-test",
-	}
-	for k, v := range extra {
-		cfg[k] = v
-	}
-	cfgPath := filepath.Join(state, "config.json")
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(cfgPath, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	s, cfgPath := newServer(t, root, state, extra, 0o600)
 	s.cmd = exec.Command(serveBin, "mcp-serve", "--config", cfgPath)
 	s.cmd.Stderr = os.Stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, opts)
@@ -117,3 +105,23 @@ func (s *server) write(t *testing.T, rel, body string, mode os.FileMode) string 
 
 // records reads the activity file.
 func (s *server) records(t *testing.T) []map[string]any { return testkit.JSONLines(t, s.activity) }
+
+// newServer is a server over root whose records go to state, and the path of its config (the
+// test's extra keys over the defaults), written with perm.
+func newServer(t testing.TB, root, state string, extra map[string]any, perm os.FileMode) (*server, string) {
+	t.Helper()
+	s := &server{root: root, activity: filepath.Join(state, "activity.jsonl"), ready: filepath.Join(state, "ready.json"), log: filepath.Join(state, "serve.log")}
+	cfg := map[string]any{
+		"root_dir": root, "activity_file": s.activity, "ready_file": s.ready,
+		"log_file": s.log, "run_id": "run-test", "step": "step-test",
+	}
+	for k, v := range extra {
+		cfg[k] = v
+	}
+	cfgPath := filepath.Join(state, "config.json")
+	b, _ := json.Marshal(cfg)
+	if err := os.WriteFile(cfgPath, b, perm); err != nil {
+		t.Fatal(err)
+	}
+	return s, cfgPath
+}

@@ -2,7 +2,6 @@ package mcpserve_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,16 +50,7 @@ func startUnprivileged(t *testing.T, extra map[string]any) *server {
 		return d
 	}
 	root, state := dir(), dir()
-	s := &server{root: root, activity: filepath.Join(state, "activity.jsonl"), ready: filepath.Join(state, "ready.json"), log: filepath.Join(state, "serve.log")}
-	cfg := map[string]any{"root_dir": root, "activity_file": s.activity, "ready_file": s.ready, "log_file": s.log, "run_id": "run-test", "step": "step-test"}
-	for k, v := range extra {
-		cfg[k] = v
-	}
-	cfgPath := filepath.Join(state, "config.json")
-	b, _ := json.Marshal(cfg)
-	if err := os.WriteFile(cfgPath, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	s, cfgPath := newServer(t, root, state, extra, 0o644) // readable by the unprivileged server
 	s.cmd = exec.Command(serveBin, "mcp-serve", "--config", cfgPath)
 	s.cmd.Stderr = os.Stderr
 	s.cmd.Env = append(os.Environ(), "HOME="+state, "TMPDIR="+state)

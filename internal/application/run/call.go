@@ -8,6 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/application/runinputs"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
@@ -54,7 +55,7 @@ func (x callExecutor) Execute(ctx context.Context, st *workflow.State, scope Sco
 		}
 		given[k] = v
 	}
-	inputs, ds := ResolveInputs(callee, given)
+	inputs, ds := runinputs.ResolveInputs(callee, given)
 	if ds.HasErrors() {
 		return failedCall(fmt.Sprintf("the inputs of workflow %q do not fit: %s", callee.Name, inputError(ds).Error())), nil
 	}

@@ -88,24 +88,3 @@ func TestErrorSetAfterAFailedStep(t *testing.T) {
 		t.Errorf("err = %v, want suffix %q", err, want)
 	}
 }
-
-// TestJoinTakesEveryList: an array input reaches templates as a workflow.InputList, a loop's
-// items as []any; join prints each, and still refuses what is no list.
-func TestJoinTakesEveryList(t *testing.T) {
-	for _, tc := range []struct {
-		in   any
-		want string
-	}{
-		{workflow.InputList{"README.md", "go.mod"}, "README.md, go.mod"},
-		{[]any{1, "b"}, "1, b"},
-		{[]int{1, 2}, "1, 2"},
-		{[]string{}, ""},
-	} {
-		if got, err := joinFunc(tc.in, ", "); err != nil || got != tc.want {
-			t.Errorf("join(%#v) = %q, %v; want %q", tc.in, got, err, tc.want)
-		}
-	}
-	if _, err := joinFunc(map[string]any{"a": 1}, ","); err == nil {
-		t.Error("join of a mapping must fail")
-	}
-}

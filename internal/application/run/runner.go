@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/application/runinputs"
 	"github.com/awf-dev/awf/internal/application/stepproxy"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
@@ -142,7 +143,7 @@ func newRunner(opts Options, kinds []workflow.StateType) (*Runner, error) {
 // (exit 130). The Result, built from the run's events, is filled as far as the run got, also on
 // error.
 func (r *Runner) Run(ctx context.Context, wf *workflow.Workflow, given map[string]string) (*Result, error) {
-	inputs, ds := InputResolver{Paths: r.opts.Paths, Root: r.opts.Dir}.Resolve(wf, Singles(given))
+	inputs, ds := runinputs.InputResolver{Paths: r.opts.Paths, Root: r.opts.Dir}.Resolve(wf, runinputs.Singles(given))
 	if ds.HasErrors() {
 		b := &resultBuilder{}
 		events := observers{b, r.opts.Observer}

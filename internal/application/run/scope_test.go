@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/awf-dev/awf/internal/application/tmplfuncs"
 	"github.com/awf-dev/awf/internal/domain/fault"
 )
 
@@ -111,7 +112,7 @@ func TestRender(t *testing.T) {
 			}
 		}
 	}
-	if ShellQuote("") != "''" || ShellQuote("a b") != "'a b'" {
+	if tmplfuncs.ShellQuote("") != "''" || tmplfuncs.ShellQuote("a b") != "'a b'" {
 		t.Error("ShellQuote")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"text/template"
 	"text/template/parse"
 
+	"github.com/awf-dev/awf/internal/application/tmplfuncs"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/shellsafe"
@@ -247,17 +248,12 @@ func namespaces(data map[string]any) template.FuncMap {
 // code are escaped whatever the author writes; quote is kept for workflows that already use it.
 var Funcs = func() template.FuncMap {
 	fm := shellsafe.Funcs() // raw
-	fm["quote"] = ShellQuote
+	fm["quote"] = tmplfuncs.ShellQuote
 	fm["index"] = strictIndex
-	for k, f := range textFuncs {
+	for k, f := range tmplfuncs.Text {
 		fm[k] = f
 	}
 	// Each render binds readFile to its scope (scopeFuncs); this one only gives its shape.
 	fm["readFile"] = func(path string) (string, error) { return Scope{}.readFileFunc()(path) }
 	return fm
 }()
-
-// ShellQuote returns s single-quoted for POSIX shells.
-func ShellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}

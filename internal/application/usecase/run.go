@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/awf-dev/awf/internal/application/run"
+	"github.com/awf-dev/awf/internal/application/runinputs"
 	"github.com/awf-dev/awf/internal/application/stepproxy"
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -122,13 +123,13 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 		u.View.Invalid(rep)
 		return &Reported{Code: fault.ExitUser}
 	}
-	given, ds := run.ParseInputFlags(req.Inputs)
+	given, ds := runinputs.ParseInputFlags(req.Inputs)
 	if ds.HasErrors() {
 		return fault.New(ds[0].Code, "%s", ds[0].Message).WithHint("%s", ds[0].Hint)
 	}
 	// The inputs are checked before the run gets an id and a directory, so a typo leaves nothing
 	// behind; the engine resolves the same values when it runs.
-	inputs, ids := run.InputResolver{Paths: u.Paths, Root: u.Root}.Resolve(rep.Workflow, given)
+	inputs, ids := runinputs.InputResolver{Paths: u.Paths, Root: u.Root}.Resolve(rep.Workflow, given)
 	if req.DryRun {
 		return u.dryRun(rep, inputs, ids)
 	}

@@ -1,4 +1,7 @@
-package run
+// Package runinputs turns what a run is given (--input flags, a call_workflow's inputs) into
+// the typed values its workflow declares, with every problem reported at once: one job, used
+// by the run use case and by the engine for called workflows.
+package runinputs
 
 import (
 	"errors"

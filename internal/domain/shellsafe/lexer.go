@@ -224,6 +224,8 @@ func (l *Lexer) step(s string, i int) int {
 		l.noteHeredocChar(c)
 		if sc := l.words(); sc != nil {
 			sc.escaped(c)
+		} else if sc := l.quoted(); sc != nil {
+			sc.escaped(c)
 		}
 		return i
 	}
@@ -235,6 +237,9 @@ func (l *Lexer) step(s string, i int) int {
 	}
 	if l.opPending {
 		return l.delimiter(s, i)
+	}
+	if sc := l.quoted(); sc != nil {
+		sc.add(c) // quoted text is part of the word: e'va'l is eval
 	}
 	switch l.top().kind {
 	case fSingle:

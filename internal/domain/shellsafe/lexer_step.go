@@ -121,6 +121,7 @@ func (l *Lexer) separator(sc *simple, s string, i int, atWordStart bool) (int, b
 	case c == '&' || c == '|':
 		sc.endCommand(c == '|')
 	case c == '#' && atWordStart:
+	case c == '`' && l.top().kind == fBacktick: // the closing backtick ends the last word
 	default:
 		sc.add(c)
 	}

@@ -72,7 +72,7 @@ func (sc *simple) endWord() {
 		sc.redirect = noRedirect
 		return
 	}
-	sc.words = append(sc.words, w)
+	sc.words = append(sc.words, unquote(w))
 	switch {
 	case w == "[[" && len(sc.words) == commandIndex(sc.words)+1:
 		sc.test = true
@@ -203,7 +203,13 @@ func isName(s string) bool {
 	return s != ""
 }
 
-func isDuration(w string) bool { return w != "" && strings.Trim(w, "0123456789.smhd") == "" }
+// isDuration reports whether w is a number with an optional unit (5, 1.5, 5s, 2m).
+func isDuration(w string) bool {
+	if n := len(w); n > 0 && strings.IndexByte("smhd", w[n-1]) >= 0 {
+		w = w[:n-1]
+	}
+	return strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789.") == ""
+}
 
 // assignsIndex reports whether a word so far is name[… with the index still open: bash
 // evaluates an indexed array's index as arithmetic.
@@ -247,6 +253,14 @@ func (sc *simple) escaped(c byte) {
 		return
 	}
 	sc.cur = bytes.TrimSuffix(sc.cur, []byte{'\\'})
+}
+
+// quoted is the simple command whose current word the text of the innermost '…' or "…" is part of.
+func (l *Lexer) quoted() *simple {
+	if k := l.top().kind; k == fSingle || k == fDouble {
+		return l.command()
+	}
+	return nil
 }
 
 // command is the simple command of the innermost command-level frame, the one whose word a

@@ -71,7 +71,22 @@ func TestReadGrepGlobSkipHidden(t *testing.T) {
 			t.Errorf("Read %s: %s", f, out)
 		}
 	}
-	// A tree walk skips .awf; it does not yet skip a credential store inside the root.
+	// A tree walk skips .awf by name, and the credential stores when the root holds them (here
+	// the root is HOME): as if they were not there, for Grep, a hidden-files Grep and Glob.
+	for _, args := range []map[string]any{
+		{"pattern": "SECRET-key", "output_mode": "content"},
+		{"pattern": "SECRET-key", "glob": "**/id_*"},
+		{"pattern": "SECRET-key", "path": root, "output_mode": "files_with_matches"},
+	} {
+		if out := call("Grep", args); strings.Contains(out, "SECRET-key") || strings.Contains(out, "id_ed25519") {
+			t.Errorf("Grep %v reached ~/.ssh: %s", args, out)
+		}
+	}
+	for _, pattern := range []string{"**/id_*", ".ssh/*", "**/*"} {
+		if out := call("Glob", map[string]any{"pattern": pattern}); strings.Contains(out, "id_ed25519") {
+			t.Errorf("Glob %s lists ~/.ssh: %s", pattern, out)
+		}
+	}
 	if out := call("Grep", map[string]any{"pattern": "SECRET-run|visible", "output_mode": "content"}); strings.Contains(out, "SECRET-run") || !strings.Contains(out, "visible") {
 		t.Errorf("Grep over the root: %s", out)
 	}

@@ -57,7 +57,7 @@ func (p *Provider) callGlob(ctx context.Context, raw json.RawMessage) tool.Resul
 	if !fi.IsDir() {
 		return tool.Error(fmt.Sprintf("Glob: %s is not a directory; path must be a directory", start))
 	}
-	hits, err := search.Glob(ctx, p.root, start, pattern, p.workers)
+	hits, err := search.Glob(ctx, p.root, start, pattern, search.GlobOptions{Workers: p.workers, Hidden: p.hiddenInRoot()})
 	if err != nil {
 		return tool.Error("Glob: " + err.Error())
 	}

@@ -34,7 +34,7 @@ func (p *Provider) callGrep(ctx context.Context, raw json.RawMessage) tool.Resul
 	if err != nil {
 		return tool.Error("Grep: " + err.Error())
 	}
-	opts.Root, opts.MaxOut, opts.Workers = p.root, p.maxOut, p.workers
+	opts.Root, opts.MaxOut, opts.Workers, opts.Hidden = p.root, p.maxOut, p.workers, p.hiddenInRoot()
 	g, err := search.NewGrep(opts)
 	if err != nil {
 		return tool.Error("Grep: " + err.Error())

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"errors"
+	"strings"
 	"sync"
 
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
@@ -26,4 +27,25 @@ func (p *Provider) refuseHidden(path string) error {
 		return errors.New(path + " is hidden from awf's tools (credentials and awf's run records); a step that needs it names it in mcp_proxy.sandbox.readable")
 	}
 	return nil
+}
+
+// hiddenInRoot is the filter a tree search applies as it walks: nil (no cost per entry) unless
+// a hidden path lies inside the root, as the credential stores do when the root is the home
+// directory or holds it. .awf is left out: the walk skips it by name.
+func (p *Provider) hiddenInRoot() func(abs string) bool {
+	if p.hidden == nil {
+		return nil
+	}
+	root := p.root.Path()
+	var inside []string
+	for _, h := range p.hidden() {
+		h = strings.TrimSuffix(h, "/")
+		if strings.HasPrefix(h, root+"/") && !strings.HasPrefix(h, root+"/.awf") {
+			inside = append(inside, h)
+		}
+	}
+	if len(inside) == 0 {
+		return nil
+	}
+	return func(abs string) bool { return sandbox.Protects(inside, abs) }
 }

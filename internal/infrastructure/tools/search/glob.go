@@ -18,10 +18,17 @@ type GlobHit struct {
 	MTime time.Time
 }
 
-// Glob walks start with workers goroutines (less than one means one) and returns the files whose path relative to start matches pattern
+// GlobOptions are how a Glob walks: Workers goroutines (less than one means one), and Hidden,
+// which drops what it says is hidden (credential stores under the root) as if absent.
+type GlobOptions struct {
+	Workers int
+	Hidden  func(abs string) bool
+}
+
+// Glob walks start as o says and returns the files whose path relative to start matches pattern
 // (doublestar semantics: "**" spans directories). Without "**" the walk stops at the pattern's
 // depth. Symlinks are listed when they point at a non-directory; they are never followed.
-func Glob(ctx context.Context, root *rootfs.Root, start, pattern string, workers int) ([]GlobHit, error) {
+func Glob(ctx context.Context, root *rootfs.Root, start, pattern string, o GlobOptions) ([]GlobHit, error) {
 	depth := 0
 	if !strings.Contains(pattern, "**") && !strings.Contains(pattern, "{") {
 		depth = strings.Count(pattern, "/") + 1
@@ -32,8 +39,9 @@ func Glob(ctx context.Context, root *rootfs.Root, start, pattern string, workers
 	)
 	err := walkTree(ctx, start, "", nil, walkOptions{
 		root:     root,
-		workers:  workers,
+		workers:  o.Workers,
 		maxDepth: depth,
+		hidden:   o.Hidden,
 		visit: func(_ int, f walkFile) {
 			if !doublestar.MatchUnvalidated(pattern, f.rel) {
 				return

@@ -39,6 +39,7 @@ type grepPlan struct {
 	maxOut        int
 	root          *rootfs.Root // files are opened through it
 	workers       int
+	hidden        func(abs string) bool
 }
 
 // fileResult is what the search found in one file.
@@ -80,6 +81,9 @@ type GrepOptions struct {
 	// caller sizes it (a tree search uses every CPU it is given): nothing here reads the
 	// runtime's settings.
 	Workers int
+	// Hidden drops what it says is hidden (credential stores under the root) from a tree
+	// search, as if absent; nil hides nothing.
+	Hidden func(abs string) bool
 }
 
 // Grep is a validated search, ready to run over a tree (Tree) or one file (File).
@@ -89,7 +93,7 @@ type Grep struct{ plan *grepPlan }
 // the tool's argument.
 func NewGrep(o GrepOptions) (*Grep, error) {
 	plan := &grepPlan{mode: o.Mode, lineNums: o.LineNums, before: o.Before, after: o.After,
-		headLimit: o.HeadLimit, maxOut: o.MaxOut, root: o.Root, workers: max(o.Workers, 1)}
+		headLimit: o.HeadLimit, maxOut: o.MaxOut, root: o.Root, workers: max(o.Workers, 1), hidden: o.Hidden}
 	if o.Type != "" {
 		f, ok := typeFilter(o.Type)
 		if !ok {
@@ -199,6 +203,7 @@ func (g *grepPlan) grepTree(ctx context.Context, base string) ([]fileResult, []s
 		root:      root,
 		workers:   workers,
 		gitignore: true,
+		hidden:    g.hidden,
 		skipDir: func(rel, name string) bool {
 			return g.skipDir(strings.TrimPrefix(rel, prefix), name)
 		},

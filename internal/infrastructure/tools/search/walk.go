@@ -17,6 +17,7 @@ type walkOptions struct {
 	gitignore bool                         // honour .gitignore files
 	maxDepth  int                          // directory levels below the start to enter; 0 = unlimited
 	skipDir   func(rel, name string) bool  // prunes a directory when true; nil prunes none
+	hidden    func(abs string) bool        // drops any entry, file or directory, when true; nil drops none
 	visit     func(worker int, f walkFile) // called for every non-directory entry kept
 }
 
@@ -124,6 +125,9 @@ func listDir(it walkItem, o walkOptions, out []walkItem) []walkItem {
 			continue
 		}
 		if o.gitignore && ign != nil && ign.ignored(rel, name, isDir) {
+			continue
+		}
+		if o.hidden != nil && o.hidden(it.abs+"/"+name) {
 			continue
 		}
 		child := walkItem{walkFile: walkFile{abs: it.abs + "/" + name, rel: rel, mode: typ, parent: d}, ign: ign}

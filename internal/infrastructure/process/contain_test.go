@@ -201,3 +201,16 @@ func TestKillTreeEndsAReapersStart(t *testing.T) {
 		}
 	}
 }
+
+// TestContainedExitCodeIsNeverLost runs a failing command many times: the reaper learns the
+// command's status and that its tree is gone at nearly the same moment, and must leave with
+// the status every time (a race once let some runs of `exit 5` leave with 0).
+func TestContainedExitCodeIsNeverLost(t *testing.T) {
+	for i := range 150 {
+		err := Run(context.Background(), exec.Command("sh", "-c", "exit 5"), time.Second)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 5 {
+			t.Fatalf("run %d: want exit code 5, got %v", i, err)
+		}
+	}
+}

@@ -127,7 +127,7 @@ func superviseTree(pid int, sigs <-chan os.Signal, grace time.Duration) int {
 		case <-timeout:
 			startKilling()
 		case <-allGone:
-			return exitLike(status)
+			return exitLike(finalStatus(status, cmdExit))
 		}
 	}
 }
@@ -214,4 +214,15 @@ func Without(env []string, names ...string) []string {
 		}
 	}
 	return out
+}
+
+// finalStatus is the command's status once the tree is gone. reapAll sends the status before
+// it closes allGone, and select picks at random among ready cases, so the status may still
+// wait in cmdExit: taking it there keeps a failed command from leaving with 0.
+func finalStatus(status syscall.WaitStatus, cmdExit <-chan syscall.WaitStatus) syscall.WaitStatus {
+	select {
+	case status = <-cmdExit:
+	default:
+	}
+	return status
 }

@@ -18,10 +18,10 @@ var (
 )
 
 // TestCitationsResolve fails when a Go comment cites a document that is not in the repository:
-// the original design ("DESIGN §N", which lives outside the repo: cite docs/design.md#<section>),
-// an issue ("issue N") without its decision record in docs/decisions (its number in four digits, then a title), or a docs/ path
+// the original design (its name and a section sign, outside the repo: cite
+// docs/design.md#<section>), an issue by number without its decision record in docs/decisions (its number in four digits, then a title), or a docs/ path
 // (with its #anchor) that does not exist. The Makefile and .go-arch-lint.yml are held to the
-// "DESIGN §" rule too. tools/cite-rewrite.sh rewrites the old citations into docs/ paths.
+// design rule too. tools/cite-rewrite.sh rewrites the old citations into docs/ paths.
 func TestCitationsResolve(t *testing.T) {
 	root := repoRoot()
 	var problems []string
@@ -205,12 +205,16 @@ func TestSlug(t *testing.T) {
 	}
 }
 
+// oldDesign is how comments cited the design before it moved into docs/, spelt in two parts so
+// that this file holds no such citation itself.
+const oldDesign = "DES" + "IGN §"
+
 // TestCitationChecker pins what counts as a dangling citation.
 func TestCitationChecker(t *testing.T) {
 	root := repoRoot()
 	for text, bad := range map[string]bool{
-		"// see DESIGN §2":                         true,
-		"// (issue 9999)":                          true,
+		"// see " + oldDesign + "2":                true,
+		"// (" + "issue" + " 9999)":                true,
 		"// docs/no-such-file.md":                  true,
 		"// docs/design.md#no-such-section-at-all": true,
 		"// docs/design.md#layout":                 false,

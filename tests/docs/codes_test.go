@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -40,19 +39,7 @@ func TestErrorCodesDocumented(t *testing.T) {
 	for _, m := range codeRe.FindAllString(string(data), -1) {
 		inDocs[m] = true
 	}
-	var missing, stale []string
-	for c := range inCode {
-		if !inDocs[c] {
-			missing = append(missing, c)
-		}
-	}
-	for c := range inDocs {
-		if !inCode[c] {
-			stale = append(stale, c)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(stale)
+	missing, stale := setDiff(inCode, inDocs)
 	if len(missing) > 0 {
 		t.Errorf("docs/reference/error-codes.md misses %d code(s):\n  %s", len(missing), strings.Join(missing, "\n  "))
 	}

@@ -31,19 +31,7 @@ func TestLayoutListsEveryPackage(t *testing.T) {
 			actual[rel] = true
 		}
 	}
-	var missing, stale []string
-	for p := range actual {
-		if !listed[p] {
-			missing = append(missing, p)
-		}
-	}
-	for p := range listed {
-		if !actual[p] {
-			stale = append(stale, p)
-		}
-	}
-	sort.Strings(missing)
-	sort.Strings(stale)
+	missing, stale := setDiff(actual, listed)
 	if len(missing) > 0 {
 		t.Errorf("docs/design.md's layout table misses %d package(s); add a row for each:\n  %s", len(missing), strings.Join(missing, "\n  "))
 	}
@@ -107,4 +95,22 @@ func modulePath(t *testing.T, root string) string {
 	}
 	t.Fatal("go.mod has no module line")
 	return ""
+}
+
+// setDiff returns, sorted, the keys of have missing from want and the keys of want missing
+// from have: what a documentation table lacks and what it names in vain.
+func setDiff(have, want map[string]bool) (missing, stale []string) {
+	for k := range have {
+		if !want[k] {
+			missing = append(missing, k)
+		}
+	}
+	for k := range want {
+		if !have[k] {
+			stale = append(stale, k)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(stale)
+	return missing, stale
 }

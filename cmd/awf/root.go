@@ -20,7 +20,7 @@ func newRootCmd() *cobra.Command {
 	g := &globalFlags{}
 	root := newBareRoot(g)
 	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g),
-		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g), newReportCmd(g))
+		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g), newReportCmd(g), newInitCmd(g), newErrorCmd())
 	return root
 }
 

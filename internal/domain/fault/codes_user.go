@@ -48,6 +48,10 @@ const (
 	// UserExprUnknownReference: an expression reading a state or input the workflow does not have.
 	UserExprUnknownReference = "USER.EXPR.UNKNOWN_REFERENCE"
 
+	// USER.INIT
+	// UserInitCannotWrite: `awf init` could not create .awf/ or one of its files.
+	UserInitCannotWrite = "USER.INIT.CANNOT_WRITE"
+
 	// USER.INPUT
 	UserInputDuplicateName  = "USER.INPUT.DUPLICATE_NAME"
 	UserInputInvalidDefault = "USER.INPUT.INVALID_DEFAULT"

@@ -56,6 +56,9 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 	if r.Attempts > 1 {
 		line += fmt.Sprintf(" after %d attempts", r.Attempts)
 	}
+	if r.Note != "" {
+		line += ", " + visible(r.Note)
+	}
 	errHead, errRest, _ := strings.Cut(r.Error, "\n")
 	if r.Status != run.StepSuccess && r.Error != "" {
 		line += ": " + visible(errHead)

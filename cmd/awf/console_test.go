@@ -60,3 +60,15 @@ func TestVisibleKeepsTabsAndPlainText(t *testing.T) {
 		}
 	}
 }
+
+// TestConsoleSaysALoopRanOut: a loop that stopped at max_iterations says so on its line, so
+// "the attempts ran out" cannot be read as "the condition was met".
+func TestConsoleSaysALoopRanOut(t *testing.T) {
+	var out bytes.Buffer
+	o := &textObserver{out: &out, red: redact.New(nil)}
+	o.Observe(run.StepFinished{Step: run.StepResult{Name: "fix", Status: run.StepSuccess, Output: "completed 3 iterations",
+		Iterations: 3, Exhausted: true, Note: "stopped at max_iterations 3 without break_when", Next: "gave_up"}})
+	if got := out.String(); !strings.Contains(got, "✓ fix success in 0s, stopped at max_iterations 3 without break_when → gave_up") {
+		t.Errorf("console line:\n%s", got)
+	}
+}

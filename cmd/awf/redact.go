@@ -3,9 +3,12 @@ package main
 import (
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/infrastructure/plugins"
 )
 
 // secrets is the process's one redactor, built from its environment on first use. Every sink
@@ -30,3 +33,23 @@ func (r redactingWriter) Write(p []byte) (int, error) {
 
 // Unwrap is the writer underneath, so the logger can still tell a terminal from a file.
 func (r redactingWriter) Unwrap() io.Writer { return r.w }
+
+// maskPluginEnv masks the values the project's .awf/plugins.yaml gives its plugins and MCP
+// servers in `env:` and `headers:` (${VAR} expanded from awf's environment), whatever their
+// names: they are the plugins' credentials, and a plugin that prints one (its stderr goes to
+// run.log) or returns one must not put it in a record. A file that cannot be read adds nothing:
+// the run reports it where it uses the plugins.
+func maskPluginEnv(root string) {
+	m, err := plugins.LoadManifest(filepath.Join(root, ".awf", "plugins.yaml"))
+	if err != nil || m == nil {
+		return
+	}
+	for _, spec := range m.Specs {
+		for _, pairs := range [][]string{spec.Env, spec.MCP.Headers} {
+			for _, kv := range pairs {
+				name, val, _ := strings.Cut(kv, "=")
+				secrets().AddValue("plugin "+spec.Name+" "+name, os.ExpandEnv(val))
+			}
+		}
+	}
+}

@@ -54,6 +54,7 @@ func writeReport(ctx context.Context, root, id, out string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	maskPluginEnv(root)
 	in.Redactor = secrets()
 	v := apprep.Build(in)
 	var svg []byte

@@ -90,6 +90,7 @@ func runWorkflow(ctx context.Context, g *globalFlags, req usecase.RunRequest, vi
 
 // runPorts are the adapters of one run.
 func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer) usecase.RunPorts {
+	maskPluginEnv(root) // before anything of the run is written
 	// Step results are already on the terminal through the view; the console log is for awf's
 	// own trouble unless -v asks for everything.
 	level := zapcore.ErrorLevel

@@ -23,6 +23,7 @@ func runsUseCase(g *globalFlags) (usecase.Runs, error) {
 	if err != nil {
 		return usecase.Runs{}, fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 	}
+	maskPluginEnv(root)
 	return usecase.Runs{Store: runstore.Store{Root: root, ActivityFile: activitylog.FileName}}, nil
 }
 
@@ -46,6 +47,7 @@ is gone is shown as crashed; awf resume <id> continues it.`,
 			if err != nil {
 				return err
 			}
+			secrets().AddMasks(s.Masked...) // what the run masked, with its variables set or not
 			if format == "json" {
 				return writeJSON(cmd.OutOrStdout(), summaryJSON(s))
 			}
@@ -78,6 +80,11 @@ func newHistoryCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			var masked []string // added at once: each AddMasks rebuilds the redactor's table
+			for _, s := range runs {
+				masked = append(masked, s.Masked...)
+			}
+			secrets().AddMasks(masked...)
 			if format == "json" {
 				docs := make([]map[string]any, 0, len(runs))
 				for _, s := range runs {
@@ -137,11 +144,10 @@ func summaryJSON(s usecase.RunSummary) map[string]any {
 	}
 	if s.Steps != nil {
 		// Outputs are kept in clear in state.json for a resume; what is shown is masked like the
-		// console (secrets of the current environment).
+		// console, with the secrets of the current environment and the run's own mask set.
 		steps := make([]runrecord.Step, len(s.Steps))
 		for i, st := range s.Steps {
-			st.Output, st.Stderr, st.Error = secrets().String(st.Output), secrets().String(st.Stderr), secrets().String(st.Error)
-			steps[i] = st
+			steps[i] = maskedStep(st)
 		}
 		doc["steps"] = steps
 	}
@@ -226,4 +232,21 @@ func inputNote(in usecase.WorkflowInput) string {
 		return ""
 	}
 	return "  (" + strings.Join(parts, "; ") + ")"
+}
+
+// maskedStep is a recorded step with every text in it masked: output, stderr, error, its JSON
+// and response values and its conversation.
+func maskedStep(st runrecord.Step) runrecord.Step {
+	red := secrets()
+	st.Output, st.Stderr, st.Error = red.String(st.Output), red.String(st.Stderr), red.String(st.Error)
+	st.JSON, st.Response = red.Value(st.JSON), red.Map(st.Response)
+	if c := st.Conversation; c != nil {
+		cc := *c
+		cc.Messages = make([]runrecord.Message, len(c.Messages))
+		for i, m := range c.Messages {
+			cc.Messages[i] = runrecord.Message{Role: m.Role, Content: red.String(m.Content)}
+		}
+		st.Conversation = &cc
+	}
+	return st
 }

@@ -39,9 +39,11 @@ const (
 	EdgeSuccess  EdgeKind = "on_success"
 	EdgeFailure  EdgeKind = "on_failure"
 	EdgeComplete EdgeKind = "on_complete"
-	EdgeWhen     EdgeKind = "when"
-	EdgeMember   EdgeKind = "member"
-	EdgeStart    EdgeKind = "start"
+	// EdgeExhausted leads from a loop stopped at max_iterations with its condition unmet.
+	EdgeExhausted EdgeKind = "on_exhausted"
+	EdgeWhen      EdgeKind = "when"
+	EdgeMember    EdgeKind = "member"
+	EdgeStart     EdgeKind = "start"
 )
 
 // Node is one state. ID is a renderer-safe identifier (s0, s1, ...): state names are user text
@@ -159,6 +161,9 @@ func (b *builder) edges(s *workflow.State) {
 			label = "otherwise"
 		}
 		b.edge(s, t.Goto, EdgeWhen, label)
+	}
+	if l := s.Loop(); l != nil && l.OnExhausted != "" {
+		b.edge(s, l.OnExhausted, EdgeExhausted, "on_exhausted")
 	}
 	if l := s.Loop(); l != nil && l.OnComplete != "" {
 		b.edge(s, l.OnComplete, EdgeComplete, "on_complete")

@@ -130,3 +130,22 @@ func TestBuildErrors(t *testing.T) {
 		t.Errorf("unknown initial: %v %q", err, g.StartID)
 	}
 }
+
+// TestBuildExhaustedEdge: a loop's on_exhausted is drawn as an edge of its own kind, beside
+// on_complete.
+func TestBuildExhaustedEdge(t *testing.T) {
+	w := wf(
+		&workflow.State{Name: "l", Type: workflow.StateWhile, Spec: &workflow.WhileSpec{LoopSpec: workflow.LoopSpec{Body: []string{"in"}, OnComplete: "ok", OnExhausted: "gave_up"}}},
+		&workflow.State{Name: "in", Type: workflow.StateCommand},
+		&workflow.State{Name: "ok", Type: workflow.StateTerminal},
+		&workflow.State{Name: "gave_up", Type: workflow.StateTerminal},
+	)
+	g, err := Build(w, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(edgesOf(g), "\n")
+	if !strings.Contains(got, "s0>s3 on_exhausted on_exhausted") || !strings.Contains(got, "s0>s2 on_complete on_complete") {
+		t.Errorf("edges:\n%s", got)
+	}
+}

@@ -95,7 +95,7 @@ type Filters struct {
 // Build assembles the view of a run.
 func Build(in Input) View {
 	t := newText(in.Redactor)
-	t.addWorkflowSecrets(in.Workflow, in.Record.Inputs)
+	t.addWorkflowSecrets(in.Workflow, in.Record.Inputs, in.Record.Masked)
 	v := View{Header: header(in, t)}
 	tl := newTimeline(in)
 	v.Lanes = tl.lanes(t)

@@ -32,3 +32,20 @@ func TestWorkflowSecretsMasked(t *testing.T) {
 		t.Error("no graph for a workflow")
 	}
 }
+
+// With the variable unset, the report masks what the run masked from the mask set its record
+// kept: in outputs, errors, the header's inputs and call arguments.
+func TestKeptMaskSetMasksWithoutTheVariable(t *testing.T) {
+	const tok = "envtok-Zq81-secret-value"
+	in := Input{Redactor: redact.New(nil), Record: runrecord.Record{
+		Masked: []string{tok}, Error: "failed: " + tok, Inputs: map[string]any{"url": "https://x/?t=" + tok},
+		Steps: []runrecord.Step{{Name: "a", Output: "printed " + tok, Stderr: tok[2:15]}}}}
+	v := Build(in)
+	shown := v.Header.Error + v.Steps[0].Output + v.Steps[0].Stderr
+	for _, kv := range v.Header.Inputs {
+		shown += kv.Value
+	}
+	if strings.Contains(shown, "Zq81") || !strings.Contains(shown, redact.Mask) {
+		t.Errorf("report shows %q", shown)
+	}
+}

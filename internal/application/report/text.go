@@ -28,14 +28,17 @@ type text struct {
 
 func newText(r *redact.Redactor) text { return text{red: r} }
 
-// addWorkflowSecrets masks what a run masks: the variables agent steps keep their keys in and
-// the values of inputs whose names mark them secret.
-func (t text) addWorkflowSecrets(w *workflow.Workflow, inputs map[string]any) {
+// addWorkflowSecrets masks what the run masked: the variables agent steps keep their keys in,
+// the values of inputs whose names mark them secret, and the mask set the run kept in its
+// record (runrecord.Record.Masked), which holds what was masked whether or not the variables
+// are set now.
+func (t text) addWorkflowSecrets(w *workflow.Workflow, inputs map[string]any, kept []string) {
 	if t.red == nil {
 		return
 	}
 	t.red.AddNames(w.KeyVariables()...)
 	t.red.AddInputs(inputs)
+	t.red.AddMasks(kept...)
 }
 
 // line is a one-line cell: masked, line breaks shown as ↵, other control characters as \xNN,

@@ -74,5 +74,6 @@ func (r *callRecorder) scope(base Scope) Scope {
 
 // stateDataOf is what `.states.<name>` holds after a step with result sr.
 func stateDataOf(sr StepResult) StateData {
-	return StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status), JSON: sr.JSON, Response: sr.Response, Session: sr.Session}
+	return StateData{Output: sr.Output, Stderr: sr.Stderr, ExitCode: sr.ExitCode, Status: string(sr.Status), JSON: sr.JSON, Response: sr.Response, Session: sr.Session,
+		Exhausted: sr.Exhausted, Iterations: sr.Iterations}
 }

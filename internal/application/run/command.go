@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
@@ -41,6 +42,9 @@ func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope 
 		return Outcome{}, Stop(err)
 	}
 	req.Dir, req.Env = dir, x.env
+	if req.Values, err = stepEnv(st, spec, scope, req.Values); err != nil {
+		return Outcome{}, Stop(err)
+	}
 	res, err := x.commands.RunCommand(ctx, req)
 	out := Outcome{Status: StepSuccess, Output: strings.TrimRight(res.Stdout, "\n"), Stderr: res.Stderr, ExitCode: res.ExitCode}
 	if res.ExitCode != 0 {
@@ -51,6 +55,26 @@ func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope 
 		}
 	}
 	return out, err
+}
+
+// stepEnv appends the step's `env:` to values, each value rendered from its template: set for
+// this command only, after the inherited environment, so a value reaches the command as the
+// variable's content and never as shell code. A value with a NUL byte, which no variable can
+// hold, is refused.
+func stepEnv(st *workflow.State, spec *workflow.CommandSpec, scope Scope, values []string) ([]string, error) {
+	for _, e := range spec.Env {
+		key := "env." + e.Name
+		v, err := render(st.Name+"."+key, e.Value, scope, st.ValueAt(key))
+		if err != nil {
+			return nil, err
+		}
+		if strings.ContainsRune(v, 0) {
+			return nil, fault.New(fault.UserTemplateExec, "env %s of step %q renders to a value with a NUL byte, which no environment variable can hold", e.Name, st.Name).
+				At(st.ValueAt(key))
+		}
+		values = append(values, e.Name+"="+v)
+	}
+	return values, nil
 }
 
 func tail(s string, n int) string {

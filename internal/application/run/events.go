@@ -47,6 +47,11 @@ type StepResult struct {
 	// Within is the loop iteration or parallel state the step ran in ("files[2]", "checks"),
 	// "" for a step of the main flow.
 	Within string `json:"within,omitempty"`
+	// Iterations counts the iterations a loop state ran; Exhausted says it stopped at
+	// max_iterations with its condition not met, and Note says so in words for the console.
+	Iterations int    `json:"iterations,omitempty"`
+	Exhausted  bool   `json:"exhausted,omitempty"`
+	Note       string `json:"note,omitempty"`
 }
 
 // Event is something that happened in a run. The scheduler emits them in order; the Result, the

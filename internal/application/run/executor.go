@@ -73,6 +73,11 @@ type Outcome struct {
 	// Session is the conversation of an agent step that tracks one (conversation: or mode:
 	// conversation), which a later step can continue.
 	Session *ports.AgentSession
+	// Iterations, Exhausted and Note are a loop's: how many iterations ran, whether it stopped
+	// at max_iterations with its condition unmet, and that in words.
+	Iterations int
+	Exhausted  bool
+	Note       string
 	// Then is where the state sends the run: the zero value follows its transitions.
 	Then Transition
 	// Scope, when set, is the scope the state leaves behind: loops and parallel states record

@@ -24,7 +24,8 @@ import (
 type loopExecutor struct{ exprs *exprCache }
 
 // loopRun is one visit of a loop state: what it runs with, and its items (nil for while, whose
-// length is -1: unknown) and iteration bound, read when it starts.
+// length is -1: unknown) and iteration bound, read when it starts; cut says max_iterations left
+// items out.
 type loopRun struct {
 	st     *workflow.State
 	lp     *workflow.LoopSpec
@@ -33,14 +34,19 @@ type loopRun struct {
 	items  []any
 	length int
 	limit  int
+	cut    bool
 }
 
 // Execute implements Executor. Items or a bound that cannot be read fail the loop before its
-// first iteration; a template that does not render stops the run.
+// first iteration; a template that does not render stops the run. A for_each with
+// max_concurrent above 1 runs its items side by side (flow_concurrent.go).
 func (x loopExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, steps Steps) (Outcome, error) {
 	l, err := x.start(st, scope, steps)
 	if err != nil {
 		return Outcome{Status: StepFailure, ExitCode: -1}, err
+	}
+	if fe := st.ForEach(); fe != nil && fe.MaxConcurrent > 1 && len(l.items) > 1 {
+		return l.concurrent(ctx, scope, fe.MaxConcurrent)
 	}
 	return l.run(ctx, scope)
 }
@@ -63,7 +69,7 @@ func (x loopExecutor) start(st *workflow.State, scope Scope, steps Steps) (*loop
 	if l.items != nil {
 		if len(l.items) > limit {
 			steps.Log().Info("for_each runs only the first max_iterations items", zap.String("step", st.Name), zap.Int("items", len(l.items)), zap.Int("max_iterations", limit))
-			l.items = l.items[:limit]
+			l.items, l.cut = l.items[:limit], true
 		}
 		l.length = len(l.items)
 	}
@@ -74,18 +80,22 @@ func (x loopExecutor) start(st *workflow.State, scope Scope, steps Steps) (*loop
 // or a body state leaves the loop or fails it.
 func (l *loopRun) run(ctx context.Context, scope Scope) (Outcome, error) {
 	cur, n := scope, 0
+	exhausted := l.cut
 	for i := 0; l.items == nil || i < len(l.items); i++ {
-		if i >= l.limit {
-			l.steps.Log().Warn("loop reached max_iterations", zap.String("step", l.st.Name), zap.Int("max_iterations", l.limit))
-			break
-		}
 		if err := ctx.Err(); err != nil {
 			return Outcome{Status: StepFailure, Scope: &cur}, err
 		}
 		iter := cur.withLoop(l.st.Name, l.item(i), i, l.length)
+		if i >= l.limit {
+			// The bound is reached: the loop is exhausted unless its while would have
+			// ended it here anyway.
+			ok, err := l.enters(iter)
+			exhausted = err == nil && ok
+			break
+		}
 		if ok, err := l.enters(iter); err != nil || !ok {
 			if err != nil {
-				return Outcome{Status: StepFailure, ExitCode: -1, Output: iterations(n), Scope: &cur}, err
+				return Outcome{Status: StepFailure, ExitCode: -1, Output: iterations(n), Iterations: n, Scope: &cur}, err
 			}
 			break
 		}
@@ -96,19 +106,47 @@ func (l *loopRun) run(ctx context.Context, scope Scope) (Outcome, error) {
 			err = ctx.Err() // the loop's own timeout, reported as the loop's
 		}
 		if err != nil {
-			return Outcome{Status: StepFailure, Scope: &cur}, err
+			return Outcome{Status: StepFailure, Iterations: n, Scope: &cur}, err
 		}
 		if res.exit != "" || res.failed != nil {
 			return l.left(n, res, &cur), nil
 		}
 		if stop, err := l.breaks(after); err != nil || stop {
 			if err != nil {
-				return Outcome{Status: StepFailure, Scope: &cur}, err
+				return Outcome{Status: StepFailure, Iterations: n, Scope: &cur}, err
 			}
 			break
 		}
 	}
-	return Outcome{Status: StepSuccess, Output: iterations(n), Scope: &cur}, nil
+	return l.ended(n, exhausted, &cur), nil
+}
+
+// ended is the Outcome of a loop that ran n iterations to its end: on_complete's way, unless it
+// stopped at max_iterations with its condition unmet, which on_exhausted may route apart.
+func (l *loopRun) ended(n int, exhausted bool, cur *Scope) Outcome {
+	out := Outcome{Status: StepSuccess, Output: iterations(n), Iterations: n, Scope: cur}
+	if !exhausted {
+		return out
+	}
+	out.Exhausted, out.Note = true, l.exhaustedNote()
+	l.steps.Log().Warn("loop reached max_iterations", zap.String("step", l.st.Name), zap.Int("max_iterations", l.limit))
+	if l.lp.OnExhausted != "" {
+		out.Then = GoTo(l.lp.OnExhausted)
+	}
+	return out
+}
+
+// exhaustedNote says in words why an exhausted loop stopped.
+func (l *loopRun) exhaustedNote() string {
+	switch w := l.st.While(); {
+	case l.lp.BreakWhen != "":
+		return fmt.Sprintf("stopped at max_iterations %d without break_when", l.limit)
+	case l.items != nil:
+		return fmt.Sprintf("stopped at max_iterations %d, leaving items out", l.limit)
+	case w != nil && strings.TrimSpace(w.While) != "":
+		return fmt.Sprintf("stopped at max_iterations %d with while still holding", l.limit)
+	}
+	return fmt.Sprintf("stopped at max_iterations %d", l.limit)
 }
 
 // item is the item of iteration i, nil for while.
@@ -144,7 +182,7 @@ func (l *loopRun) breaks(after Scope) (bool, error) {
 // left is the loop's Outcome when an iteration ended early: for the state a body state's
 // transition leads to, failed when that body state failed.
 func (l *loopRun) left(n int, res iterationEnd, cur *Scope) Outcome {
-	out := Outcome{Status: StepSuccess, Output: iterations(n), Then: GoTo(res.exit), Scope: cur}
+	out := Outcome{Status: StepSuccess, Output: iterations(n), Iterations: n, Then: GoTo(res.exit), Scope: cur}
 	if res.failed != nil {
 		out.Status, out.ExitCode, out.Error = StepFailure, res.failed.ExitCode, bodyFailure(l.st, *res.failed)
 	}
@@ -172,23 +210,32 @@ func (l *loopRun) iteration(ctx context.Context, scope Scope) (Scope, iterationE
 		}
 		sr := step.Result
 		next := sr.Next
+		// A failure the body state continues past (continue_on_error) is recorded and goes
+		// on as a success does, as it does outside a loop.
+		failed := sr.Status == StepFailure && !continues(l.steps.Workflow(), body[j])
 		k := slices.Index(body, next)
 		switch {
 		case k >= 0:
 			j = k
 		case next != "" && next != l.st.Name && l.steps.Workflow().States[next] != nil:
 			end := iterationEnd{exit: next}
-			if sr.Status == StepFailure {
+			if failed {
 				end.failed = &sr
 			}
 			return scope, end, nil
-		case sr.Status == StepFailure && next == "":
+		case failed && next == "":
 			return scope, iterationEnd{failed: &sr}, nil
 		default:
 			j++
 		}
 	}
 	return scope, iterationEnd{}, nil
+}
+
+// continues reports whether state name of wf continues past its failures (continue_on_error).
+func continues(wf *workflow.Workflow, name string) bool {
+	st := wf.States[name]
+	return st != nil && st.ContinuesOnError()
 }
 
 func bodyFailure(st *workflow.State, sr StepResult) string {

@@ -67,15 +67,15 @@ func TestLoopExecutorWithSteps(t *testing.T) {
 		wantError string
 	}{
 		{"every item runs the body in order", []string{"a", "b"}, nil, "follow a|follow b|follow a|follow b",
-			Outcome{Status: StepSuccess, Output: "completed 2 iterations"}, ""},
+			Outcome{Status: StepSuccess, Output: "completed 2 iterations", Iterations: 2}, ""},
 		{"a failed body state no transition handles fails the loop", []string{"a", "b"}, map[string]StepResult{"a": {Status: StepFailure, ExitCode: 3, Error: "boom\nmore"}},
-			"follow a", Outcome{Status: StepFailure, ExitCode: 3, Output: "completed 1 iterations"}, "[" + fault.ExecutionLoopBodyFailed + `] body state "a" of loop "each" failed: boom`},
+			"follow a", Outcome{Status: StepFailure, ExitCode: 3, Output: "completed 1 iterations", Iterations: 1}, "[" + fault.ExecutionLoopBodyFailed + `] body state "a" of loop "each" failed: boom`},
 		{"a transition out of the body leaves the loop for it", []string{"a", "b"}, map[string]StepResult{"a": {Next: "out"}},
-			"follow a", Outcome{Status: StepSuccess, Output: "completed 1 iterations", Then: GoTo("out")}, ""},
+			"follow a", Outcome{Status: StepSuccess, Output: "completed 1 iterations", Iterations: 1, Then: GoTo("out")}, ""},
 		{"a failed body state leaving the loop fails it on the way", []string{"a", "b"}, map[string]StepResult{"a": {Status: StepFailure, ExitCode: 2, Next: "out"}},
-			"follow a", Outcome{Status: StepFailure, ExitCode: 2, Output: "completed 1 iterations", Then: GoTo("out")}, "[" + fault.ExecutionLoopBodyFailed + "]"},
+			"follow a", Outcome{Status: StepFailure, ExitCode: 2, Output: "completed 1 iterations", Iterations: 1, Then: GoTo("out")}, "[" + fault.ExecutionLoopBodyFailed + "]"},
 		{"a transition to a body state jumps there", []string{"a", "skipped", "b", "b2"}, map[string]StepResult{"b": {Next: "b2"}, "a": {Next: "b"}},
-			"follow a|follow b|follow b2|follow a|follow b|follow b2", Outcome{Status: StepSuccess, Output: "completed 2 iterations"}, ""},
+			"follow a|follow b|follow b2|follow a|follow b|follow b2", Outcome{Status: StepSuccess, Output: "completed 2 iterations", Iterations: 2}, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -261,7 +261,7 @@ func TestLoops(t *testing.T) {
 		{"items that are not a JSON list fail the loop with the value shown", `
   each:
     type: for_each
-    items: 'a, b'
+    items: '{{print "a, b"}}'
     body: [show]
     on_complete: done
     on_failure: handle
@@ -278,6 +278,68 @@ func TestLoops(t *testing.T) {
   show: {type: command, command: 'echo x'}
   done: {type: terminal}
 `, nil, "+each each=failure>", nil, RunFailure, fault.WorkflowRunFailed},
+		{"continue_on_error in a body state goes on as it does outside a loop", `
+  each:
+    type: for_each
+    items: '["a", "b"]'
+    body: [try, after]
+    on_complete: done
+  try: {type: command, command: 'exit 5', continue_on_error: true}
+  after: {type: command, command: 'echo after {{.loop.Item}} {{.states.try.ExitCode}}'}
+  done: {type: terminal}
+`, nil, "+each +try@each[0] try=failure> +after@each[0] after=success> +try@each[1] try=failure> +after@each[1] after=success> each=success>done",
+			map[string][]string{"after": {"after a 5", "after b 5"}}, RunSuccess, ""},
+		{"a while stopped at max_iterations is exhausted and on_exhausted routes it", `
+  each:
+    type: while
+    max_iterations: 2
+    break_when: 'states.try.Output == "green"'
+    body: [try]
+    on_complete: done
+    on_exhausted: gave_up
+  try: {type: command, command: 'echo red'}
+  gave_up: {type: command, command: 'echo {{.states.each.Exhausted}} {{.states.each.Iterations}}', on_success: done}
+  done: {type: terminal}
+`, nil, "+each +try@each[0] try=success> +try@each[1] try=success> each=success>gave_up +gave_up gave_up=success>done",
+			map[string][]string{"gave_up": {"true 2"}}, RunSuccess, ""},
+		{"a while whose break_when held is not exhausted", `
+  each:
+    type: while
+    max_iterations: 2
+    break_when: 'states.try.Output == "green"'
+    body: [try]
+    on_complete: done
+    on_exhausted: gave_up
+  try: {type: command, command: 'echo green'}
+  gave_up: {type: command, command: 'echo no', on_success: done}
+  done: {type: command, command: 'echo {{.states.each.Exhausted}} {{.states.each.Iterations}}', on_success: end}
+  end: {type: terminal}
+`, nil, "+each +try@each[0] try=success> each=success>done +done done=success>end",
+			map[string][]string{"done": {"false 1"}}, RunSuccess, ""},
+		{"a while whose condition ends it at the bound is not exhausted", `
+  each:
+    type: while
+    while: 'loop.index < 2'
+    max_iterations: 2
+    body: [try]
+    on_complete: done
+    on_exhausted: gave_up
+  try: {type: command, command: 'echo x'}
+  gave_up: {type: command, command: 'echo no', on_success: done}
+  done: {type: terminal}
+`, nil, "+each +try@each[0] try=success> +try@each[1] try=success> each=success>done", nil, RunSuccess, ""},
+		{"an exhausted loop without on_exhausted goes to on_complete", `
+  each:
+    type: for_each
+    items: '["a", "b", "c"]'
+    max_iterations: 2
+    body: [try]
+    on_complete: done
+  try: {type: command, command: 'echo x'}
+  done: {type: command, command: 'echo {{.states.each.exhausted}}', on_success: end}
+  end: {type: terminal}
+`, nil, "+each +try@each[0] try=success> +try@each[1] try=success> each=success>done +done done=success>end",
+			map[string][]string{"done": {"true"}}, RunSuccess, ""},
 		{"an empty list runs nothing", `
   each:
     type: for_each
@@ -324,7 +386,7 @@ func TestLoopErrors(t *testing.T) {
 	res, _, _ = flowRun(t, context.Background(), loopHead+`
   each:
     type: for_each
-    items: '`+long+`'
+    items: '{{print "`+long+`"}}'
     body: [show]
     on_complete: done
   show: {type: command, command: 'echo x'}

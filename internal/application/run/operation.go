@@ -29,15 +29,11 @@ type operationExecutor struct {
 // Execute implements Executor.
 func (x operationExecutor) Execute(ctx context.Context, st *workflow.State, scope Scope, _ Steps) (Outcome, error) {
 	spec := st.Operation()
-	in, err := renderInputs(st, "inputs", spec.Inputs, scope)
+	name := strings.TrimSpace(spec.Operation)
+	inputs, err := operationInputs(st, name, spec.Inputs, scope)
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
-	inputs, _ := in.(map[string]any)
-	if inputs == nil {
-		inputs = map[string]any{}
-	}
-	name := strings.TrimSpace(spec.Operation)
 	if x.builtins != nil {
 		for _, s := range x.builtins.Specs() {
 			if s.Name == name {

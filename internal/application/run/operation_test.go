@@ -59,7 +59,7 @@ func TestOperationBuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	want := map[string]any{"method": "POST", "url": "https://x/$(id)", "timeout": int64(5),
+	want := map[string]any{"method": "POST", "url": "https://x/$%28id%29", "timeout": int64(5), // escaped for its path segment
 		"headers": map[string]any{"X-Id": "$(id)"}, "retryable_status_codes": []any{int64(503), "$(id)"}}
 	if !reflect.DeepEqual(ops.got, want) {
 		t.Errorf("inputs rendered as data:\n got %#v\nwant %#v", ops.got, want)
@@ -84,7 +84,7 @@ func TestOperationFailures(t *testing.T) {
 		{"a plugin that cannot answer fails the step", opState("op", "echo.echo", nil), nil, &fakePlugins{err: errors.New("plugin crashed")}, "", "plugin crashed"},
 		{"no plugin host", opState("op", "echo.echo", nil), nil, nil, "", fault.ExecutionOperationUnavailable},
 		{"a name that is no operation", opState("op", "nothing", nil), &fakeOps{}, &fakePlugins{}, "", fault.ExecutionOperationUnavailable},
-		{"a bad template stops the run", opState("op", "http.request", map[string]any{"url": "{{.inputs.nope}}"}), &fakeOps{}, nil, fault.UserTemplateExec, ""},
+		{"a bad template stops the run", opState("op", "http.request", map[string]any{"url": "https://x/{{.inputs.nope}}"}), &fakeOps{}, nil, fault.UserTemplateExec, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

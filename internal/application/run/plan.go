@@ -68,7 +68,7 @@ func planChildren(st *workflow.State) []string {
 	var out []string
 	if l := st.Loop(); l != nil {
 		out = append(out, l.Body...)
-		out = append(out, l.OnComplete)
+		out = append(out, l.OnComplete, l.OnExhausted)
 	}
 	if p := st.Parallel(); p != nil {
 		out = append(out, p.Branches...)
@@ -92,6 +92,9 @@ func planLines(st *workflow.State, scope Scope) []string {
 		if c.Dir != "" {
 			lines = append(lines, "in: "+text("dir", c.Dir))
 		}
+		for _, e := range c.Env {
+			lines = append(lines, "env: "+e.Name+"="+text("env."+e.Name, e.Value))
+		}
 		return lines
 	case workflow.StateAgent:
 		return agentPlan(st, text)
@@ -101,7 +104,11 @@ func planLines(st *workflow.State, scope Scope) []string {
 		if !f.IsList {
 			items = text("items", f.Items)
 		}
-		return append([]string{"for each item of " + items}, loopPlan(&f.LoopSpec)...)
+		lines := []string{"for each item of " + items}
+		if f.MaxConcurrent > 1 {
+			lines = append(lines, fmt.Sprintf("at most %d items at once", f.MaxConcurrent))
+		}
+		return append(lines, loopPlan(&f.LoopSpec)...)
 	case workflow.StateWhile:
 		return append([]string{"while " + st.While().While}, loopPlan(&st.While().LoopSpec)...)
 	case workflow.StateParallel:
@@ -129,6 +136,9 @@ func loopPlan(l *workflow.LoopSpec) []string {
 	}
 	if l.BreakWhen != "" {
 		lines = append(lines, "break when "+l.BreakWhen)
+	}
+	if l.OnExhausted != "" {
+		lines = append(lines, "at max_iterations with the condition unmet: "+l.OnExhausted)
 	}
 	return lines
 }

@@ -16,8 +16,9 @@ func TestPlan(t *testing.T) {
 	ag.Agent().MCPProxy = &workflow.MCPProxy{Enable: true, InterceptBuiltins: true, PluginTools: []workflow.PluginTools{{Plugin: "gh", Expose: []string{"issues"}}},
 		Intent: workflow.DefaultIntent()}
 	loop := &workflow.State{Name: "loop", Type: workflow.StateForEach, OnSuccess: "done",
-		Spec: &workflow.ForEachSpec{Items: `{{.inputs.who}}`, LoopSpec: workflow.LoopSpec{Body: []string{"inner"}, MaxIterations: 3}}}
+		Spec: &workflow.ForEachSpec{Items: `{{.inputs.who}}`, MaxConcurrent: 2, LoopSpec: workflow.LoopSpec{Body: []string{"inner"}, MaxIterations: 3, OnExhausted: "bad"}}}
 	inner := cmdState("inner", "echo {{.loop.item}}", "", "")
+	inner.Command().Env = []workflow.EnvVar{{Name: "WHO", Value: "{{.inputs.who}}"}}
 	wf := flow(a, b, ag, loop, inner)
 	wf.States["b"].OnSuccess = "ask"
 	wf.States["ask"].OnSuccess = "loop"
@@ -30,9 +31,9 @@ func TestPlan(t *testing.T) {
 		`a|$ echo 'it'\''s' /h|b|bad|`,
 		`b|$ echo '<states.a.output>'|ask||bad (when states.a.exit_code == 1)`,
 		`ask|agent claude (model m)|prompt: hello it's|tools through awf's proxy: awf built-ins (Read, Write, Edit, Bash, Glob, Grep); plugin gh: issues|intent: split false, allowed variants ` + variants() + `, strict server validation true, declaration required false|loop|bad|`,
-		`loop|for each item of it's|body: inner|at most 3 iterations|done||`,
+		`loop|for each item of it's|at most 2 items at once|body: inner|at most 3 iterations|at max_iterations with the condition unmet: bad|done||`,
 		`done|ends the run: success|||`,
-		`inner|$ echo {{.loop.item}}   # known only when the run gets here|||`,
+		`inner|$ echo {{.loop.item}}   # known only when the run gets here|env: WHO=it's|||`,
 		`bad|ends the run: failure — because <states.a.stderr>|||`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -6,6 +6,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -189,7 +190,10 @@ func (r *Runner) runFrom(ctx context.Context, wf *workflow.Workflow, inputs map[
 	sched.replay = at.book()
 	end := ending{status: RunError, scope: scope}
 	if end.err = sched.workflowStart(ctx, wf, scope, log); end.err == nil {
-		end = sched.walkFrom(withFrame(ctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, at.state, scope, log)
+		wctx, cancel := runDeadline(ctx, wf)
+		end = sched.walkFrom(withFrame(wctx, rootFrame(&sched, log, wf.Name, wf.File)), wf, at.state, scope, log)
+		end = timedOut(wctx, wf, end)
+		cancel()
 		sched.workflowEnd(ctx, wf, end, end.scope, log)
 	}
 	duration := time.Since(start)
@@ -203,6 +207,30 @@ func (r *Runner) runFrom(ctx context.Context, wf *workflow.Workflow, inputs map[
 	span.SetAttributes(attribute.String("awf.run.status", end.status))
 	events.Observe(RunFinished{Status: end.status, Terminal: end.terminal, Duration: duration, Err: end.err})
 	return &b.res, end.err
+}
+
+// errRunTimeout is the cause a run's context ends with when the workflow's timeout passes.
+var errRunTimeout = errors.New("workflow timeout")
+
+// runDeadline bounds ctx by the workflow's timeout, when it has one.
+func runDeadline(ctx context.Context, wf *workflow.Workflow) (context.Context, context.CancelFunc) {
+	if wf.Timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, wf.Timeout, errRunTimeout)
+}
+
+// timedOut turns the ending of a walk stopped by the workflow's timeout (seen by the steps as an
+// interrupt, which stopped every process) into a failed run with its own code; any other ending
+// is returned as it is.
+func timedOut(ctx context.Context, wf *workflow.Workflow, end ending) ending {
+	if end.status == RunSuccess || !errors.Is(context.Cause(ctx), errRunTimeout) {
+		return end
+	}
+	end.status = RunFailure
+	end.err = fault.New(fault.ExecutionRunTimeout, "workflow %q ran past its timeout of %s in state %q; every running step was stopped", wf.Name, wf.Timeout, end.state).
+		WithHint("raise `timeout:` at the top of the workflow, or give the slow step a `timeout:` of its own and an on_failure")
+	return end
 }
 
 func inputError(ds fault.Diagnostics) error {

@@ -295,6 +295,7 @@ func (s *scheduler) attempt(ctx context.Context, v visit, scope Scope, sd *stepp
 	sr := &sd.sr
 	sr.Status, sr.Output, sr.Stderr, sr.ExitCode, sr.Error, sr.Tools, sr.JSON, sr.Response = out.Status, out.Output, out.Stderr, out.ExitCode, out.Error, out.Tools, out.JSON, out.Response
 	sr.Session = out.Session
+	sr.Iterations, sr.Exhausted, sr.Note = out.Iterations, out.Exhausted, out.Note
 	sd.then, sd.left = out.Then, out.Scope
 	if err == nil {
 		return nil

@@ -24,6 +24,10 @@ type StateData struct {
 	Response map[string]any
 	// Session is the conversation of an agent state that tracks one, for continue_from.
 	Session *ports.AgentSession
+	// Exhausted and Iterations are a loop's: whether it stopped at max_iterations with its
+	// condition unmet, and how many iterations it ran; false and 0 for other kinds.
+	Exhausted  bool
+	Iterations int
 }
 
 // Fields are a state's values under both spellings workflows use: the Go names of awf and the
@@ -54,6 +58,8 @@ func (d StateData) buildFields() map[string]any {
 		"Status": d.Status, "status": d.Status,
 		"JSON": d.jsonValue(), "json": d.jsonValue(),
 		"Response": d.Response, "response": d.Response,
+		"Exhausted": d.Exhausted, "exhausted": d.Exhausted,
+		"Iterations": d.Iterations, "iterations": d.Iterations,
 	}
 }
 

@@ -1,5 +1,5 @@
 // Package tmplfuncs holds the template helpers a workflow's text may call beyond text/template's
-// own (json, split, join, trimSpace, escape, quote), as the reference awf offers them: plain
+// own (json, split, join, trimSpace, escape, quote, lines), as the reference awf offers them: plain
 // functions of their arguments, apart from the engine that binds them to a run's scope.
 package tmplfuncs
 
@@ -19,6 +19,37 @@ var Text = template.FuncMap{
 	"join":      JoinFunc,
 	"trimSpace": strings.TrimSpace,
 	"escape":    func(v any) string { return ShellQuote(fmt.Sprint(v)) },
+	"lines":     LinesFunc,
+}
+
+// Lines is a list of text lines. It prints as a JSON list, so `items: '{{lines …}}'` gives a
+// for_each the list it reads, and range and join take it as any list.
+type Lines []string
+
+// String prints the lines as a JSON list, with <, > and & as they are (they are file names
+// and text, not HTML).
+func (l Lines) String() string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode([]string(l)); err != nil { // a []string always encodes
+		return "[]"
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// LinesFunc splits newline-separated text (a command's output) into its lines, dropping empty
+// ones (a trailing newline, blank lines) and a carriage return before each newline, so one
+// item per line reaches a for_each however the text ended.
+func LinesFunc(v any) Lines {
+	out := Lines{}
+	for line := range strings.SplitSeq(fmt.Sprint(v), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) != "" {
+			out = append(out, line)
+		}
+	}
+	return out
 }
 
 // JSONFunc renders v as JSON.
@@ -44,6 +75,8 @@ func SplitFunc(s, sep string) []string {
 func JoinFunc(items any, sep string) (string, error) {
 	switch v := items.(type) {
 	case []string:
+		return strings.Join(v, sep), nil
+	case Lines:
 		return strings.Join(v, sep), nil
 	case []any:
 		out := make([]string, len(v))

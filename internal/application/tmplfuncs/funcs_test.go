@@ -49,3 +49,27 @@ func TestSplitJSONAndQuote(t *testing.T) {
 		t.Errorf("join of a string = %q, %v", got, err)
 	}
 }
+
+// TestLinesSplitsOutputIntoItems: lines gives one item per non-empty line, ignoring the
+// trailing newline and CRLF endings, and prints as the JSON list for_each items read.
+func TestLinesSplitsOutputIntoItems(t *testing.T) {
+	for _, tc := range []struct {
+		in   any
+		want string
+	}{
+		{"a.go\nb.go\n", `["a.go","b.go"]`},
+		{"a.go\r\n\r\n  \nb c.go", `["a.go","b c.go"]`},
+		{"", `[]`},
+		{"\n\n", `[]`},
+		{`x"y`, `["x\"y"]`},
+		{"<a&b>", `["<a&b>"]`},
+	} {
+		got := LinesFunc(tc.in)
+		if got.String() != tc.want {
+			t.Errorf("lines(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	if j, err := JoinFunc(LinesFunc("a\nb\n"), ","); err != nil || j != "a,b" {
+		t.Errorf("join(lines) = %q, %v", j, err)
+	}
+}

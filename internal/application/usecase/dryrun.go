@@ -1,9 +1,13 @@
 package usecase
 
 import (
+	"strings"
+
 	"github.com/awf-dev/awf/internal/application/run"
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 // PlanView is the view of `awf run --dry-run`; a RunView without it cannot show plans.
@@ -27,7 +31,10 @@ func (u Run) dryRun(rep validate.Report, inputs map[string]any, ids fault.Diagno
 			inputs[in.Name] = "<inputs." + in.Name + ">"
 		}
 	}
-	plan := run.Plan(rep.Workflow, inputs, u.Env.Environ())
+	// The plan shows values escaped for the shell, which can split a secret into pieces no mask
+	// recognises; so the values are masked before they are placed, and the lines once more.
+	u.mask(rep.Workflow, inputs)
+	plan := run.Plan(rep.Workflow, maskedInputs(inputs, u.Redactor), maskedEnv(u.Env.Environ(), u.Redactor))
 	for i := range plan {
 		for j, l := range plan[i].Lines {
 			plan[i].Lines[j] = u.Redactor.String(l)
@@ -38,4 +45,30 @@ func (u Run) dryRun(rep validate.Report, inputs map[string]any, ids fault.Diagno
 		return &Reported{Code: fault.ExitUser}
 	}
 	return nil
+}
+
+// maskedInputs returns inputs with every string in them masked, array items included (an
+// integer prints as digits, which the lines' masking finds whole); inputs itself is left as it
+// is.
+func maskedInputs(inputs map[string]any, red *redact.Redactor) map[string]any {
+	out := make(map[string]any, len(inputs))
+	for k, v := range inputs {
+		if l, ok := v.(workflow.InputList); ok {
+			items, _ := red.Value([]any(l)).([]any)
+			out[k] = workflow.InputList(items)
+			continue
+		}
+		out[k] = red.Value(v)
+	}
+	return out
+}
+
+// maskedEnv is environ with each value masked, for a plan that places {{.env.X}}.
+func maskedEnv(environ []string, red *redact.Redactor) []string {
+	out := make([]string, len(environ))
+	for i, kv := range environ {
+		k, v, _ := strings.Cut(kv, "=")
+		out[i] = k + "=" + red.String(v)
+	}
+	return out
 }

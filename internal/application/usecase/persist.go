@@ -8,6 +8,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/application/run"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
 )
 
@@ -20,6 +21,11 @@ type persister struct {
 	now    func() time.Time
 	log    *zap.Logger
 	warned bool
+	// red is the run's redactor: what it masks in the record's text is kept in rec.Masked
+	// (keep), so later readers mask it too. nil keeps nothing.
+	red  *redact.Redactor
+	kept map[string]bool // rec.Masked as a set
+	gen  uint64          // red's Generation at the last whole-record scan
 }
 
 // newPersister starts the record of a run (or continues a resumed one's).
@@ -57,6 +63,7 @@ func (p *persister) finished(sr run.StepResult) {
 		p.rec.Current = sr.Next
 	}
 	p.rec.Steps = append(p.rec.Steps, stepOf(sr))
+	p.keep(p.stepTexts(p.rec.Steps[len(p.rec.Steps)-1], nil))
 }
 
 // ended sets the final status. The step an interrupt stopped did not finish: it is dropped from
@@ -67,6 +74,11 @@ func (p *persister) ended(e run.RunFinished) {
 	p.rec.Error = ""
 	if e.Err != nil {
 		p.rec.Error = e.Err.Error()
+	}
+	if p.red.Generation() != p.gen {
+		p.keepRecord() // the redactor learnt values (a later step's api_key_env) since the scan
+	} else {
+		p.keep(p.red.Found(p.rec.Error))
 	}
 	if e.Terminal != "" {
 		p.rec.Current = e.Terminal
@@ -113,4 +125,56 @@ func resultOf(s runrecord.Step) run.StepResult {
 	return run.StepResult{Name: s.Name, Type: s.Type, Status: run.StepStatus(s.Status), ExitCode: s.ExitCode,
 		Output: s.Output, Stderr: s.Stderr, Error: s.Error, Next: s.Next, Attempts: s.Attempts,
 		Within: s.Within, JSON: s.JSON, Response: s.Response, Session: s.Conversation, Duration: time.Duration(s.DurationMS) * time.Millisecond}
+}
+
+// keepRecord adds to the record's mask set what the redactor masks anywhere in the record's
+// text: inputs, every step, the error.
+func (p *persister) keepRecord() {
+	if p.red == nil {
+		return
+	}
+	p.gen = p.red.Generation()
+	found := p.red.FoundIn(p.rec.Inputs, nil)
+	found = append(found, p.red.Found(p.rec.Error)...)
+	for _, st := range p.rec.Steps {
+		found = p.stepTexts(st, found)
+	}
+	p.keep(found)
+}
+
+// stepTexts appends what the redactor masks in one recorded step to found.
+func (p *persister) stepTexts(st runrecord.Step, found []string) []string {
+	if p.red == nil {
+		return found
+	}
+	for _, s := range []string{st.Output, st.Stderr, st.Error} {
+		found = append(found, p.red.Found(s)...)
+	}
+	found = p.red.FoundIn(st.JSON, found)
+	found = p.red.FoundIn(st.Response, found)
+	if st.Conversation != nil {
+		for _, m := range st.Conversation.Messages {
+			found = append(found, p.red.Found(m.Content)...)
+		}
+	}
+	return found
+}
+
+// keep adds found to the record's mask set, each text once, in the order first found.
+func (p *persister) keep(found []string) {
+	if len(found) == 0 {
+		return
+	}
+	if p.kept == nil {
+		p.kept = make(map[string]bool, len(p.rec.Masked)+len(found))
+		for _, m := range p.rec.Masked {
+			p.kept[m] = true
+		}
+	}
+	for _, f := range found {
+		if !p.kept[f] {
+			p.kept[f] = true
+			p.rec.Masked = append(p.rec.Masked, f)
+		}
+	}
 }

@@ -21,9 +21,10 @@ type ResumeRequest struct {
 
 // Resume continues a persisted run in the same run id and directory: the states that finished
 // are not run again, their outputs are what later templates see, and the run's inputs are the
-// recorded ones. A workflow file changed since the run is refused unless req.Force, so an
-// edit cannot silently change a resumed run; with Force the file as it is now runs and becomes
-// the record's copy.
+// recorded ones. A workflow file changed since the run, or a file it read at its start
+// (script_file, prompt_file, called workflow, plugins.yaml: checkFiles), is refused unless
+// req.Force, so an edit cannot silently change a resumed run; with Force the files as they are
+// now run and become the record's.
 func (u Run) Resume(ctx context.Context, req ResumeRequest) error {
 	rec, err := u.Runs.Load(req.ID)
 	if err != nil {
@@ -49,6 +50,9 @@ func (u Run) Resume(ctx context.Context, req ResumeRequest) error {
 		u.View.Invalid(rep)
 		return &Reported{Code: fault.ExitUser}
 	}
+	if err := u.checkFiles(&rec, rep.Workflow, req.Force); err != nil {
+		return err
+	}
 	from := resumeAt(rec, rep.Workflow)
 	if req.From != "" {
 		from = req.From
@@ -62,7 +66,7 @@ func (u Run) Resume(ctx context.Context, req ResumeRequest) error {
 	}
 	rec.Resumed++
 	rec.PID, rec.Status, rec.Ended, rec.Error, rec.Current, rec.Updated = u.PID, runrecord.Running, time.Time{}, "", from, time.Now()
-	u.mask(rep.Workflow, rec.Inputs)
+	u.mask(rep.Workflow, rec.Inputs, rec.Masked...)
 	return u.execute(ctx, rep.Workflow, rec, func(r *run.Runner) (*run.Result, error) {
 		return r.Resume(ctx, rep.Workflow, rec.Inputs, from, done)
 	})

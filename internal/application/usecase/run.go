@@ -124,6 +124,7 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 		return &Reported{Code: fault.ExitUser}
 	}
 	given, ds := runinputs.ParseInputFlags(req.Inputs)
+	u.Redactor.AddGiven(given) // an input error quotes the value: masked like the value
 	if ds.HasErrors() {
 		return fault.New(ds[0].Code, "%s", ds[0].Message).WithHint("%s", ds[0].Hint)
 	}
@@ -152,10 +153,13 @@ func (u Run) start(ctx context.Context, rep validate.Report, inputs map[string]a
 }
 
 // mask adds the run's secrets to the redactor: the variables its agent steps name in
-// api_key_env and the inputs named like secrets (api_key, db_password).
-func (u Run) mask(wf *workflow.Workflow, inputs map[string]any) {
+// api_key_env, the inputs named like secrets (api_key, db_password; any type) and, for a
+// resumed run, the mask set its record kept, so what the run masked stays masked with its
+// variables unset.
+func (u Run) mask(wf *workflow.Workflow, inputs map[string]any, kept ...string) {
 	u.Redactor.AddNames(wf.KeyVariables()...)
 	u.Redactor.AddInputs(inputs)
+	u.Redactor.AddMasks(kept...)
 }
 
 // execute runs one new or resumed run: rec is its record so far, do starts the engine.
@@ -184,7 +188,10 @@ func (u Run) execute(ctx context.Context, wf *workflow.Workflow, rec runrecord.R
 	defer func() { _ = u.Files.RemoveAll(tmp) }()
 	obs := fanout{u.View.Started(wf.Name, runID)}
 	if u.Runs != nil {
-		obs = append(obs, newPersister(u.Runs, rec, logger))
+		pe := newPersister(u.Runs, rec, logger)
+		pe.red = u.Redactor
+		pe.keepRecord()
+		obs = append(obs, pe)
 	}
 	runner, err := run.New(u.options(runID, runDir, tmp, logger, obs))
 	if err != nil {
@@ -251,6 +258,7 @@ func (u Run) newRecord(runID string, wf *workflow.Workflow, inputs map[string]an
 		if src, err := u.Runs.ReadSource(wf.File); err == nil {
 			rec.Source, rec.SourceHash = string(src), runrecord.Hash(src)
 		}
+		rec.Files = u.startFiles(wf, inputs)
 	}
 	return rec
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/domain/suggest"
 	"github.com/awf-dev/awf/internal/domain/workflow"
@@ -30,6 +31,10 @@ type RunSummary struct {
 	Error     string           `json:"error,omitempty"`
 	Active    []string         `json:"active,omitempty"`
 	Steps     []runrecord.Step `json:"steps,omitempty"`
+	// Masked is what the run masked (its record's mask set, and the values of its secret-named
+	// inputs): a view adds it to its redactor before it shows the run, so nothing the run
+	// masked shows in clear once the variables that named it are unset.
+	Masked []string `json:"-"`
 }
 
 // HistoryFilter narrows awf history; empty fields match everything.
@@ -81,7 +86,7 @@ func (r Runs) History(f HistoryFilter) ([]RunSummary, error) {
 func (r Runs) summary(rec runrecord.Record) RunSummary {
 	return RunSummary{ID: rec.ID, Workflow: rec.Workflow, Status: rec.Effective(r.Store.Alive), Current: rec.Current,
 		Started: rec.Started, Duration: rec.Duration(), ToolCalls: r.Store.ToolCalls(rec.ID), Resumed: rec.Resumed,
-		Error: rec.Error, Active: rec.Active}
+		Error: rec.Error, Active: rec.Active, Masked: slices.Concat(rec.Masked, redact.SecretInputValues(rec.Inputs))}
 }
 
 // WorkflowCatalog lists and loads the project's workflows (yamlrepo.Repository).

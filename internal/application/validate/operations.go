@@ -11,6 +11,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/suggest"
+	"github.com/awf-dev/awf/internal/domain/urlsafe"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -22,7 +23,9 @@ import (
 //     disabled, or cannot start), or the running plugin does not list the operation
 //     (did-you-mean over every name that would work);
 //   - USER.OPERATION.UNKNOWN_INPUT / MISSING_INPUT: an input the operation does not take, or a
-//     required one not given (from the built-in's inputs or the plugin's JSON Schema).
+//     required one not given (from the built-in's inputs or the plugin's JSON Schema);
+//   - USER.TEMPLATE.URL_PLACE: a {{…}} of an http.request url where its value would choose the
+//     scheme, host or port (urlPlaces).
 func OperationCheck(builtins []ports.OperationSpec, reg ports.PluginRegistry) Check {
 	return func(ctx context.Context, wf *workflow.Workflow) fault.Diagnostics {
 		oc := &opChecker{builtins: builtins, pc: &pluginChecker{reg: reg, ops: map[string]opsResult{}}}
@@ -49,6 +52,9 @@ func (oc *opChecker) state(ctx context.Context, s *workflow.State, o *workflow.O
 	for _, b := range oc.builtins {
 		if b.Name == name {
 			oc.inputs(s, o, b.Inputs, true)
+			if name == httpRequest {
+				oc.ds = append(oc.ds, urlPlaces(s, o)...)
+			}
 			return
 		}
 	}
@@ -159,4 +165,24 @@ func schemaInputs(schema json.RawMessage) (inputs []ports.OperationInput, closed
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, sc.AdditionalProperties != nil && !*sc.AdditionalProperties
+}
+
+// httpRequest is the built-in operation whose url is a URL template.
+const httpRequest = "http.request"
+
+// urlPlaces reports each {{…}} of an http.request url that no value may take: in the scheme,
+// host or port (unless {{raw}}), or across {{if}} branches that end in different URL parts.
+func urlPlaces(s *workflow.State, o *workflow.OperationSpec) fault.Diagnostics {
+	text, _ := o.Inputs["url"].(string)
+	places, err := urlsafe.Check(text)
+	if err != nil {
+		return nil // a syntax error: the template checks report it
+	}
+	var ds fault.Diagnostics
+	for _, pe := range places {
+		ds.Errorf(s.ValueAt("inputs.url"), fault.UserTemplateURLPlace,
+			"write the scheme, host and port in the url; mark a value you trust {{raw …}}, e.g. url: \"{{raw .inputs.base_url}}/items/{{.inputs.id}}\"",
+			"column %d of the url of state %q: %v", pe.Column, s.Name, pe.Err)
+	}
+	return ds
 }

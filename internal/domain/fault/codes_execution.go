@@ -54,6 +54,8 @@ const (
 
 	// EXECUTION.RUN
 	ExecutionRunMaxSteps = "EXECUTION.RUN.MAX_STEPS"
+	// ExecutionRunTimeout: the run went past the workflow's timeout; every step was stopped.
+	ExecutionRunTimeout = "EXECUTION.RUN.TIMEOUT"
 
 	// EXECUTION.STEP
 	ExecutionStepTimeout = "EXECUTION.STEP.TIMEOUT"

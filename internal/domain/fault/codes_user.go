@@ -216,6 +216,15 @@ const (
 	UserWorkflowScriptFile = "USER.WORKFLOW.SCRIPT_FILE"
 	// UserWorkflowShell: a `shell:` that is not a POSIX-like shell.
 	UserWorkflowShell = "USER.WORKFLOW.SHELL"
+	// UserTemplateURLPlace: a {{ }} in an http.request url where a value would choose the scheme,
+	// host or port (unless {{raw}}), or {{if}} branches that leave the URL in different parts.
+	UserTemplateURLPlace = "USER.TEMPLATE.URL_PLACE"
+	// UserTemplateURLChanged: an http.request url whose rendered scheme, host or port is not
+	// the one its template writes.
+	UserTemplateURLChanged = "USER.TEMPLATE.URL_CHANGED"
+	// UserOperationHeaderValue: an http.request header whose rendered name or value holds a
+	// line break or a NUL, which would end the header or add another.
+	UserOperationHeaderValue = "USER.OPERATION.HEADER_VALUE"
 	// UserTemplateInterpreter: {{…}} in a script_file whose #! interpreter is not a shell; its
 	// values arrive as AWF_INPUT_<NAME> variables instead.
 	UserTemplateInterpreter = "USER.TEMPLATE.INTERPRETER"
@@ -240,9 +249,11 @@ const (
 	UserWorkflowMaxIterations = "USER.WORKFLOW.MAX_ITERATIONS"
 	// UserWorkflowMissingItems: a for_each state without items.
 	UserWorkflowMissingItems = "USER.WORKFLOW.MISSING_ITEMS"
+	// UserWorkflowInvalidItems: for_each items written as text that is neither a template nor a JSON list.
+	UserWorkflowInvalidItems = "USER.WORKFLOW.INVALID_ITEMS"
 	// UserWorkflowInvalidStrategy: a parallel strategy other than all_succeed, any_succeed, best_effort.
 	UserWorkflowInvalidStrategy = "USER.WORKFLOW.INVALID_STRATEGY"
-	// UserWorkflowInvalidConcurrency: a max_concurrent below 1.
+	// UserWorkflowInvalidConcurrency: a max_concurrent below 1 (or, on a for_each, above 64).
 	UserWorkflowInvalidConcurrency = "USER.WORKFLOW.INVALID_CONCURRENCY"
 	// UserTemplateLoopOutside: a template reading .loop where no loop runs (or .loop.Parent beyond the nesting).
 	UserTemplateLoopOutside = "USER.TEMPLATE.LOOP_OUTSIDE"

@@ -37,7 +37,9 @@ type Redactor struct {
 	mu    sync.Mutex // serialises AddNames
 	env   map[string]string
 	names map[string]bool // extra secret names (api_key_env)
+	kept  map[string]bool // values masked under no name: a run's kept mask set (AddMasks)
 	tab   atomic.Pointer[table]
+	gen   atomic.Uint64 // how many times tab was built (Generation)
 }
 
 // table is what one masking pass reads; it never changes once built.
@@ -56,7 +58,7 @@ func IsSecretName(name string) bool {
 // New returns a redactor over env ("NAME=value" entries): the values of the variables that
 // IsSecretName marks, or that names lists, are masked.
 func New(env []string, names ...string) *Redactor {
-	r := &Redactor{env: make(map[string]string, len(env)), names: map[string]bool{}}
+	r := &Redactor{env: make(map[string]string, len(env)), names: map[string]bool{}, kept: map[string]bool{}}
 	for _, kv := range env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			r.env[k] = v
@@ -105,17 +107,6 @@ func (r *Redactor) AddValue(label, value string) {
 	r.rebuild()
 }
 
-// AddInputs masks the string values of the workflow inputs whose names mark them secret
-// (IsSecretName: api_key, db_password), each under the label "input NAME": what a run masks, and
-// what its report masks again when it renders the run.
-func (r *Redactor) AddInputs(inputs map[string]any) {
-	for name, v := range inputs {
-		if s, ok := v.(string); ok && IsSecretName(name) {
-			r.AddValue("input "+name, s)
-		}
-	}
-}
-
 // Secrets returns the names of the variables whose values are masked, sorted.
 func (r *Redactor) Secrets() []string {
 	if r == nil {
@@ -139,13 +130,42 @@ func (r *Redactor) rebuild() {
 	for k, v := range r.env {
 		if len(v) >= MinRun && (IsSecretName(k) || r.names[k]) {
 			values = append(values, v)
-			if q := jsonEscaped(v); q != v {
-				values = append(values, q) // as it appears inside a JSON log line or record
-			}
+			values = appendEscaped(values, v)
 		}
 	}
+	for v := range r.kept {
+		values = append(values, v)
+		values = appendEscaped(values, v)
+	}
 	r.tab.Store(&table{grams: newGramSet(values)})
+	r.gen.Add(1)
 }
+
+// Generation changes whenever the set of masked values does: a caller that scanned text
+// earlier (a run keeping its mask set) scans again only when it changed since.
+func (r *Redactor) Generation() uint64 {
+	if r == nil {
+		return 0
+	}
+	return r.gen.Load()
+}
+
+// appendEscaped appends the forms v takes inside a JSON string, where they differ from v: as a
+// log line or record writes it, and as encoding/json's default HTML-safe escaping writes it
+// (\u003c, \u003e, \u0026: awf's --format json documents).
+func appendEscaped(values []string, v string) []string {
+	q := jsonEscaped(v)
+	if q != v {
+		values = append(values, q)
+	}
+	if h := htmlSafe.Replace(q); h != q {
+		values = append(values, h)
+	}
+	return values
+}
+
+// htmlSafe is the escaping encoding/json adds by default inside strings.
+var htmlSafe = strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`)
 
 // jsonEscaped is v as it appears between the quotes of a JSON string.
 func jsonEscaped(v string) string {

@@ -76,8 +76,10 @@ var rules = []rule{
 		re: lazyRegexp(wordStart + `(eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]*)?)`), group: 1},
 	{id: "bearer-token", keywords: []string{"Bearer ", "bearer ", "BEARER "},
 		re: lazyRegexp(`(?i)\bbearer +([A-Za-z0-9._~+/=\-]{16,})`), group: 1},
-	{id: "url-password", keywords: []string{"://"},
-		re: lazyRegexp(`\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s:@"]+:([^/\s@"]{3,})@`), group: 1},
+	// A URL's password, also after a path cleaning made `scheme://` into `scheme:/` (an error
+	// naming the cleaned path of a URL given as a file).
+	{id: "url-password", keywords: []string{":/"},
+		re: lazyRegexp(`\b[A-Za-z][A-Za-z0-9+.\-]*:/{1,2}[^/\s:@"]+:([^/\s@"]{3,})@`), group: 1},
 }
 
 // wordStart is the start of a token that could otherwise be the tail of a word: the start of

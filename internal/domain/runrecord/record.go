@@ -29,11 +29,15 @@ type Record struct {
 	Workflow string `json:"workflow"`
 	// File is the workflow file the run loaded; Source a copy of it as loaded and SourceHash
 	// its sha256, so a resume can tell when the file has changed since.
-	File       string         `json:"file,omitempty"`
-	Source     string         `json:"source,omitempty"`
-	SourceHash string         `json:"source_hash,omitempty"`
-	Inputs     map[string]any `json:"inputs,omitempty"`
-	Status     string         `json:"status"`
+	File       string `json:"file,omitempty"`
+	Source     string `json:"source,omitempty"`
+	SourceHash string `json:"source_hash,omitempty"`
+	// Files are the other files the run read by name at its start (script_files, prompt_files,
+	// called workflows, .awf/plugins.yaml), each with its sha256 as Hash gives it, so that a
+	// resume notices an edit to any of them and names the file.
+	Files  map[string]string `json:"files,omitempty"`
+	Inputs map[string]any    `json:"inputs,omitempty"`
+	Status string            `json:"status"`
 	// Current is the state the run is executing (running), stopped in (interrupted, crashed), or
 	// the terminal it reached.
 	Current string    `json:"current,omitempty"`
@@ -46,6 +50,12 @@ type Record struct {
 	Steps   []Step    `json:"steps"`
 	// Active lists the loop iterations and parallel branches started and not yet finished.
 	Active []string `json:"active,omitempty"`
+	// Masked is the run's mask set: the texts of this record that the run's redactor masked
+	// (secret values and runs of them, token shapes), each as it stands in the record, so that
+	// status, history, report and resume mask them again when the variables that named them are
+	// no longer set. It holds nothing the record did not already hold in clear
+	// (docs/decisions/0011-values-are-data-secrets-are-masked.md).
+	Masked []string `json:"masked,omitempty"`
 }
 
 // Step is one finished state (or a sub-step of a loop or parallel state, with Within set).

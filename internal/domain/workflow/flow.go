@@ -55,6 +55,15 @@ func (s *State) SuccessTarget() string {
 	return s.OnSuccess
 }
 
+// ExhaustedTarget is where a loop goes after it stopped at max_iterations without its
+// condition ending it: on_exhausted when set, else SuccessTarget.
+func (s *State) ExhaustedTarget() string {
+	if l := s.Loop(); l != nil && l.OnExhausted != "" {
+		return l.OnExhausted
+	}
+	return s.SuccessTarget()
+}
+
 // Nesting records which loop or parallel state runs each body or branch state. A state listed
 // by two is owned by the first in file order (the validator reports the second).
 type Nesting struct {

@@ -7,7 +7,7 @@ import (
 )
 
 // commandStateKeys are the keys of a command state besides the common ones.
-var commandStateKeys = []string{"command", "script_file", "shell", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}
+var commandStateKeys = []string{"command", "script_file", "shell", "dir", "env", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}
 
 // CommandSpec is what a command state runs: a shell command, or a script file, in a directory.
 type CommandSpec struct {
@@ -25,10 +25,16 @@ type CommandSpec struct {
 	// ContinueOnError makes a failed command follow on_success; its state still records the
 	// failure (Status, ExitCode), as in the reference awf.
 	ContinueOnError bool
+	// Env are variables set for this command only (`env:`), in the order written. Each value
+	// is a template whose result reaches the command as the variable's value, never as code.
+	Env []EnvVar
 	// Capture is the reference's `capture:` block, checked and kept; it has no effect (the
 	// reference parses it and ignores it too), since .states.NAME.Output/Stderr already hold it.
 	Capture *Capture
 }
+
+// EnvVar is one variable of a step's `env:`: its name and its value, a template.
+type EnvVar struct{ Name, Value string }
 
 // Capture is the `capture:` block of a command state.
 type Capture struct {
@@ -53,6 +59,7 @@ func (c *CommandSpec) validate(v *validator, s *State) {
 		v.required(s, "command", c.Command, fault.UserWorkflowMissingCommand, "add `command: <shell command>` or `script_file: <path>`")
 	}
 	v.shell(s, "command", c.Command)
+	v.stepEnv(s, c.Env)
 	if written(s, "shell") {
 		v.shellProgram(s.ValueAt("shell"), fmt.Sprintf("shell of state %q", s.Name), c.Shell)
 	}
@@ -63,7 +70,11 @@ func (c *CommandSpec) validate(v *validator, s *State) {
 }
 
 func (c *CommandSpec) templates() []templateField {
-	return []templateField{{"command", c.Command}, {"script_file", c.ScriptFile}, {"dir", c.Dir}}
+	out := []templateField{{"command", c.Command}, {"script_file", c.ScriptFile}, {"dir", c.Dir}}
+	for _, e := range c.Env {
+		out = append(out, templateField{"env." + e.Name, e.Value})
+	}
+	return out
 }
 
 // laterKey is the position of whichever of keys a and b comes second in the file.

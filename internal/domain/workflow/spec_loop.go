@@ -21,7 +21,7 @@ const (
 )
 
 // loopKeys are the keys both loop kinds accept besides their own.
-var loopKeys = []string{"body", "max_iterations", "break_when", "on_complete", "on_success", "on_failure", "transitions", "timeout"}
+var loopKeys = []string{"body", "max_iterations", "break_when", "on_complete", "on_exhausted", "on_success", "on_failure", "transitions", "timeout"}
 
 // LoopSpec is what for_each and while share: the body run each iteration and how the loop ends.
 type LoopSpec struct {
@@ -35,6 +35,10 @@ type LoopSpec struct {
 	BreakWhen string
 	// OnComplete is where the run goes when the loop ends normally; "" falls back to on_success.
 	OnComplete string
+	// OnExhausted is where the run goes when the loop stopped at max_iterations while its
+	// while still held or its break_when never did, so "the attempts ran out" can be routed
+	// apart from "the condition was met"; "" goes where on_complete goes.
+	OnExhausted string
 }
 
 // templateAction matches one {{ … }} action, for checking the arithmetic around it.
@@ -63,9 +67,11 @@ func (l *LoopSpec) validateLoop(v *validator, s *State) {
 			fmt.Sprintf("write a whole number from 1 to %d", MaxIterationsCap),
 			"max_iterations of state %q is %d; it must be from 1 to %d", s.Name, n, MaxIterationsCap)
 	}
-	if l.OnComplete != "" && v.w.States[l.OnComplete] == nil {
-		v.ds.Errorf(s.ValueAt("on_complete"), fault.UserWorkflowUnknownTarget, suggest.DidYouMean(l.OnComplete, v.stateNames),
-			"on_complete of state %q names unknown state %q", s.Name, l.OnComplete)
+	for _, t := range []keyedTarget{{"on_complete", l.OnComplete}, {"on_exhausted", l.OnExhausted}} {
+		if t.target != "" && v.w.States[t.target] == nil {
+			v.ds.Errorf(s.ValueAt(t.key), fault.UserWorkflowUnknownTarget, suggest.DidYouMean(t.target, v.stateNames),
+				"%s of state %q names unknown state %q", t.key, s.Name, t.target)
+		}
 	}
 }
 

@@ -39,13 +39,13 @@ func TestStateKeysByKind(t *testing.T) {
 		t    StateType
 		want []string
 	}{
-		{StateCommand, []string{"type", "description", "command", "script_file", "shell", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}},
+		{StateCommand, []string{"type", "description", "command", "script_file", "shell", "dir", "env", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry"}},
 		{StateAgent, []string{"type", "description", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "dir", "timeout", "mcp_proxy", "hooks", "on_success", "on_failure", "transitions", "retry"}},
 		{StateTerminal, []string{"type", "description", "status", "message"}},
-		{"", []string{"type", "description", "command", "script_file", "shell", "dir", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "mcp_proxy", "status", "message", "parallel", "strategy", "max_concurrent", "items", "body", "max_iterations", "break_when", "on_complete", "while", "workflow", "inputs", "outputs", "operation"}},
+		{"", []string{"type", "description", "command", "script_file", "shell", "dir", "env", "timeout", "continue_on_error", "capture", "hooks", "on_success", "on_failure", "transitions", "retry", "provider", "prompt", "prompt_file", "system_prompt", "output_format", "mode", "conversation", "options", "mcp_proxy", "status", "message", "parallel", "strategy", "max_concurrent", "items", "body", "max_iterations", "break_when", "on_complete", "on_exhausted", "while", "workflow", "inputs", "outputs", "operation"}},
 		{StateParallel, []string{"type", "description", "parallel", "strategy", "max_concurrent", "on_success", "on_failure", "transitions", "timeout"}},
-		{StateForEach, []string{"type", "description", "items", "body", "max_iterations", "break_when", "on_complete", "on_success", "on_failure", "transitions", "timeout"}},
-		{StateWhile, []string{"type", "description", "while", "body", "max_iterations", "break_when", "on_complete", "on_success", "on_failure", "transitions", "timeout"}},
+		{StateForEach, []string{"type", "description", "items", "max_concurrent", "body", "max_iterations", "break_when", "on_complete", "on_exhausted", "on_success", "on_failure", "transitions", "timeout"}},
+		{StateWhile, []string{"type", "description", "while", "body", "max_iterations", "break_when", "on_complete", "on_exhausted", "on_success", "on_failure", "transitions", "timeout"}},
 		{StateCallWorkflow, []string{"type", "description", "workflow", "inputs", "outputs", "timeout", "on_success", "on_failure", "transitions", "retry"}},
 		{StateOperation, []string{"type", "description", "operation", "inputs", "timeout", "on_success", "on_failure", "transitions", "retry"}},
 	}

@@ -23,6 +23,7 @@ var TemplateFuncs = sync.OnceValue(func() map[string]Arity {
 		"raw": {1, 1}, "quote": {1, 1},
 		// the reference's helpers
 		"json": {1, 1}, "split": {2, 2}, "join": {2, 2}, "trimSpace": {1, 1}, "escape": {1, 1}, "readFile": {1, 1},
+		"lines": {1, 1},
 	}
 })
 

@@ -17,6 +17,10 @@ func (v *validator) env() {
 	if _, written := v.w.Pos["shell"]; written || v.w.Shell != "" {
 		v.shellProgram(v.w.ValueAt("shell"), "shell", v.w.Shell)
 	}
+	if _, written := v.w.Pos["timeout"]; (written || v.w.Timeout != 0) && v.w.Timeout <= 0 {
+		v.ds.Errorf(v.w.ValueAt("timeout"), fault.UserWorkflowInvalidTimeout, "write a positive Go duration such as 30m or 2h, or a number of seconds, or remove `timeout:` for no limit",
+			"the workflow's timeout must be positive, got %s", v.w.Timeout)
+	}
 	seen := map[string]bool{}
 	for i, name := range v.w.Env {
 		pos := v.w.ValueAt(fmt.Sprintf("env[%d]", i))
@@ -44,4 +48,19 @@ func MissingEnv(w *Workflow, env map[string]string) []string {
 		}
 	}
 	return missing
+}
+
+// stepEnv checks a command state's `env:`: each name a variable name and none of awf's own.
+func (v *validator) stepEnv(s *State, vars []EnvVar) {
+	for _, e := range vars {
+		pos := s.ValueAt("env." + e.Name)
+		switch {
+		case !envName().MatchString(e.Name):
+			v.ds.Errorf(pos, fault.UserEnvInvalidName, "a variable name is letters, digits and _, not starting with a digit, e.g. GOFLAGS",
+				"env of state %q sets %q, which is not an environment variable name", s.Name, e.Name)
+		case reservedEnv(e.Name) != "":
+			v.ds.Errorf(pos, fault.UserEnvInvalidName, "rename the variable: awf sets the "+reservedEnv(e.Name)+"* variables itself, for each command",
+				"env of state %q sets %q, a name awf reserves", s.Name, e.Name)
+		}
+	}
 }

@@ -63,7 +63,7 @@ type keyedTarget struct{ key, target string }
 func (s *State) keyedTargets() []keyedTarget {
 	out := []keyedTarget{{"on_success", s.OnSuccess}, {"on_failure", s.OnFailure}}
 	if l := s.Loop(); l != nil {
-		out = append(out, keyedTarget{"on_complete", l.OnComplete})
+		out = append(out, keyedTarget{"on_complete", l.OnComplete}, keyedTarget{"on_exhausted", l.OnExhausted})
 	}
 	for i, tr := range s.Transitions {
 		out = append(out, keyedTarget{fmt.Sprintf("transitions[%d].goto", i), tr.Goto})

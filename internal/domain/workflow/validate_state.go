@@ -138,12 +138,12 @@ func (s *State) alwaysMoves() bool {
 	return false
 }
 
-// targets are every state s may go to next: on_success, on_failure, on_complete and each
-// transition.
+// targets are every state s may go to next: on_success, on_failure, on_complete, on_exhausted
+// and each transition.
 func (s *State) targets() []string {
 	out := []string{s.OnSuccess, s.OnFailure}
 	if l := s.Loop(); l != nil {
-		out = append(out, l.OnComplete)
+		out = append(out, l.OnComplete, l.OnExhausted)
 	}
 	for _, tr := range s.Transitions {
 		out = append(out, tr.Goto)

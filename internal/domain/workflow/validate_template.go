@@ -15,13 +15,13 @@ var (
 	// TemplateRoots are the namespaces of the data; the runner also offers each as a function,
 	// so {{inputs.x}} works as the reference's workflows write it.
 	TemplateRoots = []string{"inputs", "states", "env", "workflow", "awf", "context", "error", "loop"}
-	stateFields   = []string{"Output", "Stderr", "ExitCode", "Status", "JSON", "Response", "output", "stderr", "exit_code", "status", "json", "response"}
+	stateFields   = []string{"Output", "Stderr", "ExitCode", "Status", "JSON", "Response", "Exhausted", "Iterations", "output", "stderr", "exit_code", "status", "json", "response", "exhausted", "iterations"}
 	// structuredFields are the state fields holding a map, whose keys a template may read on.
 	structuredFields = []string{"Response", "response"}
 	workflowFields   = []string{"ID", "Name", "Duration", "CurrentState", "id", "name", "duration", "current_state"}
 )
 
-const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status|JSON|Response, .env.VAR, .workflow.ID|Name|Duration|CurrentState, .awf.*_dir, .context.working_dir|user|hostname and, in workflow_error hooks, .error.message|state|exit_code|type"
+const templateDataHint = "templates can use .inputs.NAME, .states.STATE.Output|Stderr|ExitCode|Status|JSON|Response|Exhausted|Iterations, .env.VAR, .workflow.ID|Name|Duration|CurrentState, .awf.*_dir, .context.working_dir|user|hostname and, in workflow_error hooks, .error.message|state|exit_code|type"
 
 func (v *validator) template(s *State, key, text string) {
 	v.templateAt(s.ValueAt(key), fmt.Sprintf("%s of state %q", key, s.Name), text)

@@ -126,8 +126,8 @@ func TestStateKeys(t *testing.T) {
 		t.Errorf("terminal keys = %v", got)
 	}
 	all := StateKeys("nonsense")
-	if len(all) != 38 {
-		t.Errorf("all state keys = %v (%d), want 38 distinct keys", all, len(all))
+	if len(all) != 40 {
+		t.Errorf("all state keys = %v (%d), want 40 distinct keys", all, len(all))
 	}
 	for _, w := range []string{"command", "step"} {
 		if st, ok := ParseStateType(w); !ok || st != StateCommand {

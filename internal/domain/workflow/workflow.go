@@ -26,8 +26,11 @@ type Workflow struct {
 	Env []string
 	// Shell runs the workflow's command steps and hook commands (`shell:`, default /bin/sh); a
 	// step may name its own. It must be a POSIX-like shell: commands read values as "${AWF_V_1}".
-	Shell  string
-	Inputs []Input
+	Shell string
+	// Timeout bounds the whole run ("" or 0: no bound): past it every running step is stopped
+	// and the run fails with EXECUTION.RUN.TIMEOUT, so a stuck step cannot hold a CI job.
+	Timeout time.Duration
+	Inputs  []Input
 	// Hooks run at the run's start and end (workflow_start, workflow_end, workflow_error,
 	// workflow_cancel).
 	Hooks WorkflowHooks

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 )
 
 // Appender is the sink of one long-lived writer (a step's tool router): Append behaves as
@@ -43,10 +43,7 @@ func (a *Appender) Append(ctx context.Context, r activity.Record) error {
 		return a.Store.Append(ctx, r)
 	}
 	if a.f == nil {
-		if err := os.MkdirAll(filepath.Dir(a.Store.Path), 0o700); err != nil {
-			return a.Store.writeErr(err)
-		}
-		f, err := os.OpenFile(a.Store.Path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		f, err := privatefs.OpenAppend(a.Store.Path) // never through a link in the run directory
 		if err != nil {
 			return a.Store.writeErr(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 )
 
 // FileName is the name of a run's activity file inside its run directory.
@@ -52,10 +53,7 @@ func (s FileStore) Append(ctx context.Context, r activity.Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
-		return s.writeErr(err)
-	}
-	f, err := os.OpenFile(s.Path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+	f, err := privatefs.OpenAppend(s.Path) // never through a link in the run directory
 	if err != nil {
 		return s.writeErr(err)
 	}

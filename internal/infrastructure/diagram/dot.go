@@ -26,11 +26,12 @@ var dotStyle = map[app.Kind]string{
 }
 
 var dotEdgeStyle = map[app.EdgeKind]string{
-	app.EdgeSuccess:  `color="#2e7d32"`,
-	app.EdgeFailure:  `color="#c62828", style="dashed"`,
-	app.EdgeComplete: `color="#2e7d32"`,
-	app.EdgeWhen:     `color="#1565c0"`,
-	app.EdgeMember:   `color="#757575", style="dotted"`,
+	app.EdgeSuccess:   `color="#2e7d32"`,
+	app.EdgeFailure:   `color="#c62828", style="dashed"`,
+	app.EdgeComplete:  `color="#2e7d32"`,
+	app.EdgeExhausted: `color="#ef6c00", style="dashed"`,
+	app.EdgeWhen:      `color="#1565c0"`,
+	app.EdgeMember:    `color="#757575", style="dotted"`,
 }
 
 // DOT returns g as a Graphviz digraph.

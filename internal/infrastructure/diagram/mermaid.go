@@ -23,11 +23,12 @@ var mermaidShape = map[app.Kind][2]string{
 }
 
 var mermaidArrow = map[app.EdgeKind]string{
-	app.EdgeSuccess:  "-->",
-	app.EdgeFailure:  "-.->",
-	app.EdgeComplete: "-->",
-	app.EdgeWhen:     "-->",
-	app.EdgeMember:   "-.->",
+	app.EdgeSuccess:   "-->",
+	app.EdgeFailure:   "-.->",
+	app.EdgeComplete:  "-->",
+	app.EdgeExhausted: "-.->",
+	app.EdgeWhen:      "-->",
+	app.EdgeMember:    "-.->",
 }
 
 // mermaidClasses colour terminals by status, mark missing targets and the highlighted state.

@@ -5,12 +5,12 @@ package logging
 import (
 	"io"
 	"os"
-	"path/filepath"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/awf-dev/awf/internal/domain/redact"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 )
 
 // Options select where logs go.
@@ -43,10 +43,8 @@ func New(opts Options) (*zap.Logger, func() error, error) {
 	}
 	closer := func() error { return nil }
 	if opts.File != "" {
-		if err := os.MkdirAll(filepath.Dir(opts.File), 0o700); err != nil {
-			return nil, nil, err
-		}
-		f, err := os.OpenFile(opts.File, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		// Never through a link planted in the run directory (privatefs.OpenAppend).
+		f, err := privatefs.OpenAppend(opts.File)
 		if err != nil {
 			return nil, nil, err
 		}

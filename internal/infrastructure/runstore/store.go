@@ -22,6 +22,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/domain/suggest"
+	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 )
 
 // FileName is the record's name inside a run's directory.
@@ -114,9 +115,13 @@ func (s Store) Load(id string) (runrecord.Record, error) {
 		return runrecord.Record{}, s.notFound(id)
 	}
 	file := filepath.Join(s.Dir(id), FileName)
-	data, err := readBounded(file)
+	data, err := readBounded(file, syscall.O_NOFOLLOW)
 	if errors.Is(err, fs.ErrNotExist) {
 		return runrecord.Record{}, s.notFound(id)
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		return runrecord.Record{}, fault.New(fault.UserRunCorrupt, "the run state %s is a symbolic link: awf reads and writes a run's files only inside its directory", file).
+			WithHint("remove the link (rm %q); the run cannot be shown or resumed without its own state.json", file)
 	}
 	if err != nil {
 		return runrecord.Record{}, fault.Wrap(err, fault.UserRunCorrupt, "cannot read %s", file)
@@ -124,12 +129,20 @@ func (s Store) Load(id string) (runrecord.Record, error) {
 	return decode(file, data)
 }
 
-func readBounded(file string) ([]byte, error) {
-	f, err := os.Open(file)
+// readBounded reads at most maxRecord bytes of file, opened with the extra flags.
+func readBounded(file string, flags int) ([]byte, error) {
+	// O_NONBLOCK: opening a named pipe for reading would wait for a writer; a file awf hashes
+	// or loads must be regular, and a FIFO, socket or device is refused before any read.
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = f.Close() }()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file (%s)", file, st.Mode().Type())
+	}
 	var buf bytes.Buffer
 	n, err := buf.ReadFrom(io.LimitReader(f, maxRecord+1))
 	if err != nil {
@@ -240,6 +253,9 @@ func (Store) Alive(pid int) bool {
 // lock left by a dead process is taken over.
 func (s Store) Lock(id string) (func(), error) {
 	file := filepath.Join(s.Dir(id), lockName)
+	if err := privatefs.RealDir(s.Dir(id)); err != nil {
+		return nil, fault.Wrap(err, fault.SystemFSRunState, "cannot lock run %s", id)
+	}
 	for range 2 {
 		f, err := os.OpenFile(file, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {
@@ -250,8 +266,7 @@ func (s Store) Lock(id string) (func(), error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, fault.Wrap(err, fault.SystemFSRunState, "cannot lock run %s", id)
 		}
-		data, _ := os.ReadFile(file)
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		pid := lockHolder(file)
 		if s.Alive(pid) {
 			return nil, fault.New(fault.UserRunLocked, "run %s is being resumed by process %d", id, pid).
 				WithHint("wait for it to finish; two resumes of one run at once are refused")
@@ -261,9 +276,21 @@ func (s Store) Lock(id string) (func(), error) {
 	return nil, fault.New(fault.UserRunLocked, "cannot take the lock of run %s", id)
 }
 
+// lockHolder is the pid a lock file holds, read without following a link (0 for a link).
+func lockHolder(file string) int {
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return 0
+	}
+	defer func() { _ = f.Close() }()
+	data, _ := io.ReadAll(io.LimitReader(f, 32))
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return pid
+}
+
 // ReadSource implements ports.RunStore.
 func (Store) ReadSource(file string) ([]byte, error) {
-	return readBounded(file)
+	return readBounded(file, 0) // a workflow file may be a link, as any file a user names
 }
 
 // syncFile flushes the temp file before the rename; a variable so a benchmark can measure the

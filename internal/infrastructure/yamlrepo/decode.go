@@ -15,7 +15,7 @@ import (
 // The schema of a workflow file (docs/design.md#workflow-schema). State keys live in the domain, which also decides
 // which state types accept them.
 var (
-	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "shell", "inputs", "outputs", "hooks", "states"}
+	topKeys   = []string{"name", "description", "version", "author", "tags", "env", "shell", "timeout", "inputs", "outputs", "hooks", "states"}
 	inputKeys = []string{"name", "type", "required", "default", "description", "validation"}
 )
 
@@ -62,6 +62,8 @@ func (l *loader) workflow(root *yaml.Node) *workflow.Workflow {
 			w.Author = l.str(e.V, "author")
 		case "shell":
 			w.Shell = l.str(e.V, "shell")
+		case "timeout":
+			w.Timeout = l.timeout(e.V)
 		case "tags":
 			w.Tags, _, _ = l.strList(e.V, "tags", "`tags: [review, go]`")
 		case "env":
@@ -253,7 +255,21 @@ func (l *loader) commandKey(c *workflow.CommandSpec, f entry, spm posMaps) {
 		c.Dir = l.str(f.V, "dir")
 	case "shell":
 		c.Shell = l.str(f.V, "shell")
+	case "env":
+		c.Env = l.stepEnv(f.V, spm)
 	}
+}
+
+// stepEnv reads a command state's `env:`, a mapping of variable names to text (templates), in
+// the order written, recording where each value is as env.NAME.
+func (l *loader) stepEnv(n *yaml.Node, spm posMaps) []workflow.EnvVar {
+	entries, _ := l.Mapping(n, "env", "`env: {GOFLAGS: -count=1}`")
+	out := make([]workflow.EnvVar, 0, len(entries))
+	for _, e := range entries {
+		l.record(spm, "env."+e.Key, e.K, e.V)
+		out = append(out, workflow.EnvVar{Name: e.Key, Value: l.str(e.V, "env."+e.Key)})
+	}
+	return out
 }
 
 func (l *loader) agentKey(a *workflow.AgentSpec, f entry, spm posMaps) {

@@ -25,6 +25,10 @@ func (l *loader) parallelKey(p *workflow.ParallelSpec, f entry, spm posMaps) {
 }
 
 func (l *loader) forEachKey(fe *workflow.ForEachSpec, f entry, spm posMaps) {
+	if f.Key == "max_concurrent" {
+		fe.MaxConcurrent = l.count(f.V, "max_concurrent")
+		return
+	}
 	if f.Key != "items" {
 		l.loopKey(&fe.LoopSpec, f, spm)
 		return
@@ -72,6 +76,8 @@ func (l *loader) loopKey(lp *workflow.LoopSpec, f entry, spm posMaps) {
 		lp.BreakWhen = l.str(f.V, "break_when")
 	case "on_complete":
 		lp.OnComplete = l.str(f.V, "on_complete")
+	case "on_exhausted":
+		lp.OnExhausted = l.str(f.V, "on_exhausted")
 	}
 }
 

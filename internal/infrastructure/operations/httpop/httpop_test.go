@@ -138,6 +138,13 @@ func TestHeaderInjectionRefused(t *testing.T) {
 	if res.Success {
 		t.Fatal("header injection was sent")
 	}
+	// Refused as an input, with the fix, for a line break or NUL in the value or the name.
+	for _, h := range []map[string]any{{"X-A": "v\r\nX-Injected: 1"}, {"X-A": "v\nw"}, {"X-A": "v\x00"}, {"X-A\r\nX-B": "v"}} {
+		res, _ := Runner{}.Run(context.Background(), Name, map[string]any{"url": url, "method": "GET", "headers": h})
+		if res.Success || !strings.Contains(res.Error, "line break or NUL") || !strings.Contains(res.Error, "in the body") {
+			t.Errorf("headers %q: %+v", h, res)
+		}
+	}
 }
 
 func TestUnknownOperation(t *testing.T) {

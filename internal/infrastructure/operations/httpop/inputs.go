@@ -55,6 +55,10 @@ func parse(in map[string]any) (request, error) {
 				bad("header %q must be text, got %T", k, hv)
 				continue
 			}
+			if strings.ContainsAny(k, "\r\n\x00") || strings.ContainsAny(s, "\r\n\x00") {
+				bad("header %q holds a line break or NUL, which would add a header of its own: send multi-line data in the body", k)
+				continue
+			}
 			r.headers[k] = s
 		}
 	}

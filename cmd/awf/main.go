@@ -49,7 +49,8 @@ func execute(args []string) int {
 	if fault.CodeOf(err) == "" && isUsageError(err) {
 		code = fault.ExitUser
 	}
-	fmt.Fprintln(os.Stderr, "awf: "+secrets().String(err.Error()))
+	// Errors quote what servers, plugins and models said: escaped for the terminal.
+	fmt.Fprintln(os.Stderr, "awf: "+visibleLines(secrets().String(err.Error())))
 	return code
 }
 

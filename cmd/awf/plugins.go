@@ -48,7 +48,7 @@ Exit 0, or 3 when a declared plugin failed to start.`,
 	}
 	list.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	list.Flags().BoolVar(&noStart, "no-start", false, "do not start plugins; show declarations only")
-	cmd.AddCommand(list, newPluginsLockCmd(g))
+	cmd.AddCommand(list, newPluginsLockCmd(g), newPluginsScanCmd(g))
 	return cmd
 }
 
@@ -152,16 +152,19 @@ func printPlugins(w io.Writer, rows []pluginRow) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		head := fmt.Sprintf("%s  %s", r.Name, r.State)
+		// Everything but the state and the hints is a plugin's or a server's text (its version,
+		// description, tool names, the stderr quoted by a failed start): printable escapes it,
+		// tabs included, so it can neither drive the terminal nor shift a column.
+		head := fmt.Sprintf("%s  %s", printable(r.Name), r.State)
 		if r.Version != "" {
-			head += "  v" + strings.TrimPrefix(r.Version, "v")
+			head += "  v" + printable(strings.TrimPrefix(r.Version, "v"))
 		}
-		fmt.Fprintf(w, "%s  (%s)\n", head, r.Command)
+		fmt.Fprintf(w, "%s  (%s)\n", head, printable(r.Command))
 		if r.Description != "" {
-			fmt.Fprintf(w, "  %s\n", r.Description)
+			fmt.Fprintf(w, "  %s\n", printable(r.Description))
 		}
 		if r.Error != "" {
-			fmt.Fprintf(w, "  error: %s\n", r.Error)
+			fmt.Fprintf(w, "  error: %s\n", printable(r.Error))
 		}
 		if len(r.Operations) == 0 {
 			continue
@@ -169,7 +172,8 @@ func printPlugins(w io.Writer, rows []pluginRow) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  OPERATION\tTOOL\tCALL WITH\tHINTS\tDESCRIPTION")
 		for _, op := range r.Operations {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", op.Name, op.Tool, op.CallWith, pluginHints(op.Annotations)+fromSuffix(op.AnnotationsFrom), short(op.Description, 60))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", printable(op.Name), printable(op.Tool), op.CallWith,
+				pluginHints(op.Annotations)+fromSuffix(op.AnnotationsFrom), printable(short(op.Description, 60)))
 		}
 		_ = tw.Flush()
 	}

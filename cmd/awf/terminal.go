@@ -19,3 +19,17 @@ func visible(s string) string {
 	}
 	return strings.Join(parts, "\t")
 }
+
+// visibleLines is visible for text whose newlines are its layout (an error with its hint over
+// several lines, a diagnostic): each line is escaped and the newlines are kept, so a server's
+// message, stderr or tool name inside it prints as text and cannot drive the terminal.
+func visibleLines(s string) string {
+	if !strings.Contains(s, "\n") {
+		return visible(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = visible(l)
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -83,7 +82,7 @@ func validationServiceWith(root string, host *plugins.Host) validate.Service {
 
 func printValidationText(out, errOut io.Writer, rep validate.Report) {
 	for _, d := range rep.Diagnostics {
-		fmt.Fprintln(errOut, d.String())
+		fmt.Fprintln(errOut, visibleLines(d.String())) // a plugin's text may be quoted in it
 	}
 	if rep.Valid() {
 		fmt.Fprintf(out, "Workflow '%s' is valid\n", rep.Name)
@@ -117,9 +116,7 @@ func printValidationJSON(out io.Writer, rep validate.Report) {
 		Errors   []jsonDiagnostic `json:"errors"`
 		Warnings []jsonDiagnostic `json:"warnings"`
 	}{rep.Valid(), rep.Name, rep.File, toJSONDiagnostics(rep.Diagnostics.Errors()), toJSONDiagnostics(rep.Diagnostics.Warnings())}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(doc)
+	_ = writeJSON(out, doc)
 }
 
 func checkFormat(got string, allowed ...string) error {

@@ -35,6 +35,14 @@ type Tool struct {
 	// validate arguments against it: that is the handler's job.
 	InputSchema json.RawMessage
 	Annotations *Annotations
+	// OutputSchema, when set, is the JSON Schema object of the tool's
+	// structuredContent, listed as given; the server does not check results
+	// against it. A proxy passes on what another server declared.
+	OutputSchema json.RawMessage
+	// Icons is the tool's MCP icons array and Meta its definition's _meta
+	// object, both as JSON, listed as given; nil lists none.
+	Icons json.RawMessage
+	Meta  json.RawMessage
 }
 
 // Content is one item of a tool result. Without Raw only text content is
@@ -84,6 +92,9 @@ func validateTool(t Tool) error {
 	if i := strings.IndexFunc(t.Name, func(r rune) bool { return !validNameRune(r) }); i >= 0 {
 		return fmt.Errorf("tool name %q contains %q; use only A-Z, a-z, 0-9, '_', '-' and '.'", t.Name, []rune(t.Name[i:])[0])
 	}
+	if err := validateExtras(t); err != nil {
+		return err
+	}
 	if len(bytes.TrimSpace(t.InputSchema)) == 0 {
 		return fmt.Errorf(`tool %q has no input schema; use {"type":"object"} for a tool without arguments`, t.Name)
 	}
@@ -116,16 +127,51 @@ func orMissing(raw json.RawMessage) string {
 	return string(raw)
 }
 
-// sdkTool converts t to the SDK's form. The schema is copied so later changes
-// to the caller's slice cannot alter what is listed.
+// validateExtras checks the optional parts of a definition: an output schema
+// that is a JSON object, icons that are an array of icons, _meta an object.
+func validateExtras(t Tool) error {
+	if len(t.OutputSchema) > 0 {
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(t.OutputSchema, &m); err != nil || m == nil {
+			return fmt.Errorf("tool %q: output schema must be a JSON object: %s", t.Name, schemaProblem(err))
+		}
+	}
+	if len(t.Icons) > 0 {
+		var icons []mcp.Icon
+		if err := json.Unmarshal(t.Icons, &icons); err != nil {
+			return fmt.Errorf("tool %q: icons must be a JSON array of icons: %v", t.Name, err)
+		}
+	}
+	if len(t.Meta) > 0 {
+		var m map[string]any
+		if err := json.Unmarshal(t.Meta, &m); err != nil || m == nil {
+			return fmt.Errorf("tool %q: _meta must be a JSON object: %s", t.Name, schemaProblem(err))
+		}
+	}
+	return nil
+}
+
+// sdkTool converts t to the SDK's form. The schemas are copied so later changes
+// to the caller's slices cannot alter what is listed; validateTool has checked
+// the icons and _meta it decodes.
 func sdkTool(t Tool) *mcp.Tool {
-	return &mcp.Tool{
+	out := &mcp.Tool{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
 		InputSchema: json.RawMessage(bytes.Clone(t.InputSchema)),
 		Annotations: sdkAnnotations(t.Annotations),
 	}
+	if len(t.OutputSchema) > 0 {
+		out.OutputSchema = json.RawMessage(bytes.Clone(t.OutputSchema))
+	}
+	if len(t.Icons) > 0 {
+		_ = json.Unmarshal(t.Icons, &out.Icons)
+	}
+	if len(t.Meta) > 0 {
+		_ = json.Unmarshal(t.Meta, &out.Meta)
+	}
+	return out
 }
 
 // sdkAnnotations maps the hints. The SDK always emits readOnlyHint and

@@ -36,6 +36,10 @@ func TestAddToolValidation(t *testing.T) {
 		{"schema null", Tool{Name: "t", InputSchema: json.RawMessage(`null`)}, nopHandler, "got null"},
 		{"schema without type", Tool{Name: "t", InputSchema: json.RawMessage(`{"properties":{}}`)}, nopHandler, `"type": "object", got no type`},
 		{"schema of type string", Tool{Name: "t", InputSchema: json.RawMessage(`{"type":"string"}`)}, nopHandler, `got "string"`},
+		{"output schema, icons, _meta", Tool{Name: "t", InputSchema: obj, OutputSchema: obj, Icons: json.RawMessage(`[{"src":"data:,x"}]`), Meta: json.RawMessage(`{"k":1}`)}, nopHandler, ""},
+		{"output schema an array", Tool{Name: "t", InputSchema: obj, OutputSchema: json.RawMessage(`[]`)}, nopHandler, "output schema must be a JSON object"},
+		{"icons an object", Tool{Name: "t", InputSchema: obj, Icons: json.RawMessage(`{"src":"x"}`)}, nopHandler, "icons must be a JSON array"},
+		{"_meta an array", Tool{Name: "t", InputSchema: obj, Meta: json.RawMessage(`[1]`)}, nopHandler, "_meta must be a JSON object"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,5 +166,49 @@ func TestWrapRecoversPanics(t *testing.T) {
 	}
 	if n := srv.inFlight.Load(); n != 0 {
 		t.Fatalf("in-flight count after a panic = %d, want 0", n)
+	}
+}
+
+// A definition's title, outputSchema, icons and _meta reach the client's tools/list as given
+// (a proxy passes on what another server declared); a tool without them lists none.
+func TestToolsListCarriesEveryDefinitionField(t *testing.T) {
+	out := `{"type":"object","properties":{"temperature":{"type":"number"}},"required":["temperature"]}`
+	icons := `[{"src":"https://example.com/i.png","mimeType":"image/png","sizes":["48x48"],"theme":"dark"}]`
+	meta := `{"vendor/x":{"a":[1,true]}}`
+	srv := newSrv(Options{})
+	full := Tool{Name: "full", Title: "Full tool", InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: json.RawMessage(out),
+		Icons: json.RawMessage(icons), Meta: json.RawMessage(meta), Annotations: &Annotations{Title: "Annotated title"}}
+	if err := srv.AddTool(full, nopHandler); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.AddTool(Tool{Name: "bare", InputSchema: json.RawMessage(`{"type":"object"}`)}, nopHandler); err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, srv, false)
+	h.initialize("2025-11-25")
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	resp := h.expect()
+	result, _ := resp["result"].(map[string]any)
+	list, _ := result["tools"].([]any)
+	byName := map[string]map[string]any{}
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		byName[fmt.Sprint(m["name"])] = m
+	}
+	same := func(got any, want string) bool {
+		var w any
+		_ = json.Unmarshal([]byte(want), &w)
+		g, _ := json.Marshal(got)
+		wb, _ := json.Marshal(w)
+		return string(g) == string(wb)
+	}
+	f := byName["full"]
+	if f["title"] != "Full tool" || !same(f["outputSchema"], out) || !same(f["icons"], icons) || !same(f["_meta"], meta) {
+		t.Errorf("full tool listed as %v", f)
+	}
+	for _, k := range []string{"title", "outputSchema", "icons", "_meta"} {
+		if v, ok := byName["bare"][k]; ok {
+			t.Errorf("bare tool lists %s = %v", k, v)
+		}
 	}
 }

@@ -92,6 +92,9 @@ func newServer() *mcp.Server {
 			return nil, nil, nil
 		})
 	addFaithfulTools(s)
+	recordMeta(s)
+	addSchemaTools(s)
+	addHostileTools(s)
 	return s
 }
 

@@ -20,6 +20,7 @@ func TestBridgedSuitesWithoutTheRawAccelerator(t *testing.T) {
 		{"call timeout", TestBridgedCallTimeout},
 		{"crash answers in time", TestBridgedCrashAnswersInTime},
 		{"server plugin", TestMCPServerPluginOverMCPServe},
+		{"output schema", TestBridgedOutputSchemaIsChecked},
 	} {
 		t.Run(tc.name, tc.run)
 	}

@@ -71,7 +71,9 @@ func TestSplitModeOverMCP(t *testing.T) {
 	if last := recs[len(tests)]; last["tool"] != "retrieve_tools" || last["outcome"] != "success" || last["tool_variant"] != "call_tool_read" {
 		t.Errorf("retrieve_tools record: %v", last)
 	}
-	if recs[1]["code"] != "USER.INTENT.SERVER_MISMATCH" || recs[1]["tool_variant"] != "call_tool_destructive" {
+	// As in the intent seed, tool_variant is the door the call came through; the tool's own
+	// variant has its own field, and the record is filed under the stronger of the two.
+	if recs[1]["code"] != "USER.INTENT.SERVER_MISMATCH" || recs[1]["tool_variant"] != "call_tool_read" || recs[1]["tool_own_variant"] != "call_tool_destructive" {
 		t.Errorf("the refused read on Bash: %v", recs[1])
 	}
 	for i, tc := range tests {

@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/awf-dev/awf/internal/domain/activity"
@@ -32,6 +31,7 @@ type call struct {
 	start       time.Time
 	sandbox     *tool.Confinement     // how the provider confined the call, when it says
 	content     []tool.ContentSummary // the result's non-text blocks (bridged MCP servers only)
+	toolError   bool                  // the tool itself answered with isError
 }
 
 // callOptions is how one call is judged: by which policy, with what declared, and which tools
@@ -99,17 +99,13 @@ func (r *Router) begin(ctx context.Context, name string) (*call, context.Context
 	if e, ok := r.cat.Load().entries[c.name]; ok && c.name == name {
 		spanName = e.spanName // a tool's own name, neither masked nor cut
 	} else {
-		spanName = "tool.call " + c.name
+		spanName = executeToolSpan + c.name
 	}
-	ctx, span := r.opts.Tracer.Start(ctx, spanName, internalSpan...)
+	sctx, span := r.opts.Tracer.Start(ctx, spanName, internalSpan...)
 	if span.IsRecording() { // telemetry off: no attribute is built for a span nobody keeps
-		span.SetAttributes(
-			attribute.String("awf.tool.name", c.name),
-			attribute.String("awf.run.id", r.opts.RunID),
-			attribute.String("awf.step", r.opts.Step),
-		)
+		span.SetAttributes(r.conventionAttributes(ctx, c)...)
 	}
-	return c, ctx, span
+	return c, sctx, span
 }
 
 // dispatch is CallTool without the instrumentation.
@@ -172,6 +168,7 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 	c.sandbox = res.Confinement
 	c.content = res.Summaries()
 	if res.IsError {
+		c.toolError = true
 		c.outcome = activity.OutcomeError
 		c.code = fault.ExecutionToolFailed
 		c.errText = res.JoinedText()

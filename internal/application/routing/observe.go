@@ -9,6 +9,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -51,7 +52,10 @@ func (r *Router) finish(ctx context.Context, span trace.Span, c *call) {
 		}
 		span.SetAttributes(attrs...)
 		if c.outcome != activity.OutcomeSuccess {
-			span.SetAttributes(attribute.String("error", errText))
+			span.SetAttributes(semconv.ErrorTypeKey.String(errorType(c)))
+			if !r.opts.ConventionsOnly {
+				span.SetAttributes(attribute.String("error", errText))
+			}
 			span.SetStatus(codes.Error, errText)
 		}
 	}
@@ -127,7 +131,7 @@ func (r *Router) log(c *call, durationMS float64, errText, traceID string) {
 		zap.String("tool", c.name),
 		zap.String("source", string(c.source)),
 		zap.String("variant", string(c.intent.Variant)),
-		zap.String("tool_variant", string(c.toolVariant)),
+		zap.String("tool_own_variant", string(c.toolVariant)),
 		zap.String("decision", decision),
 		zap.String("outcome", string(c.outcome)),
 		zap.Float64("duration_ms", durationMS),

@@ -85,8 +85,8 @@ func TestSpanIsChildOfStepSpanWithAttributes(t *testing.T) {
 		status  codes.Code
 		errText string
 	}{
-		{ended[0], "tool.call Read", "builtin", "success", codes.Unset, ""},
-		{ended[1], "tool.call notes_add", "plugin:notes", "error", codes.Error, "plugin:notes failed: boom"},
+		{ended[0], "execute_tool Read", "builtin", "success", codes.Unset, ""},
+		{ended[1], "execute_tool notes_add", "plugin:notes", "error", codes.Error, "plugin:notes failed: boom"},
 	}
 	for _, tt := range tests {
 		s := tt.span
@@ -98,7 +98,8 @@ func TestSpanIsChildOfStepSpanWithAttributes(t *testing.T) {
 		}
 		a := attrs(s)
 		checks := map[attribute.Key]string{
-			"awf.tool.name": strings.TrimPrefix(tt.name, "tool.call "), "awf.tool.source": tt.source,
+			"awf.tool.name": strings.TrimPrefix(tt.name, "execute_tool "), "awf.tool.source": tt.source,
+			"gen_ai.tool.name": strings.TrimPrefix(tt.name, "execute_tool "), "gen_ai.operation.name": "execute_tool",
 			"awf.tool.outcome": tt.outcome, "awf.run.id": "run-1", "awf.step": "review",
 			"awf.intent.variant": "write", "awf.intent.decision": "allow",
 		}

@@ -94,7 +94,7 @@ func (r *Router) register(ctx context.Context) (*catalog, error) {
 				nameErrs = append(nameErrs, fmt.Sprintf("tool %q from %s: %s", def.Name, def.Source, msg))
 				continue
 			}
-			e := &entry{provider: p, spanName: "tool.call " + def.Name}
+			e := &entry{provider: p, spanName: executeToolSpan + def.Name}
 			if schemasVerified(p) {
 				def.InputSchema, e.lazy = listedSchema(def.InputSchema), &lazySchema{}
 			} else {

@@ -42,6 +42,11 @@ type Options struct {
 	// reach the span, the log line or the record, and before they are truncated, so a cut
 	// secret is masked too. nil masks nothing.
 	Redactor *redact.Redactor
+	// ConventionsOnly drops the awf.* span attributes that the OpenTelemetry GenAI conventions
+	// replaced (awf.tool.name beside gen_ai.tool.name, the error text beside error.type): set
+	// when OTEL_SEMCONV_STABILITY_OPT_IN lists gen_ai_latest_experimental, as the SDKs' own
+	// instrumentations do (docs/reference/telemetry.md). Unset, both names are written.
+	ConventionsOnly bool
 }
 
 // entry is one registered tool: its definition, who serves it and its compiled input schema.
@@ -50,7 +55,7 @@ type entry struct {
 	provider ports.ToolProvider
 	schema   *jsonschema.Resolved
 	lazy     *lazySchema // set instead of schema when compilation waits for the first call
-	spanName string      // "tool.call <name>", made once
+	spanName string      // "execute_tool <name>", made once
 }
 
 // catalog is one consistent view of the registered tools. A call reads the catalog once, so it

@@ -130,6 +130,7 @@ func (c *pluginChecker) state(ctx context.Context, s *workflow.State, m *workflo
 		c.load(ctx, ppos)
 		known, listed := c.plugin(ctx, s, plugin, ppos)
 		var exposed []string
+		named := map[string]bool{}
 		for j, op := range pt.Expose {
 			op = strings.TrimSpace(op)
 			if op == "" {
@@ -157,8 +158,12 @@ func (c *pluginChecker) state(ctx context.Context, s *workflow.State, m *workflo
 				c.collision(s, taken, ToolName(plugin, o), origin{plugin: plugin, op: o, entry: i, pos: pos})
 			}
 			exposed = append(exposed, ops...)
+			named[op] = !isGlob(op)
 		}
 		c.pins(ctx, s, plugin, ppos, known && listed != nil, exposed)
+		if known && listed != nil {
+			c.scan(ctx, s, m, plugin, ppos, exposed, named)
+		}
 	}
 }
 

@@ -35,9 +35,10 @@ type Record struct {
 	// record can be matched without parsing its message; empty for a plain success.
 	Code string
 	// Intent.Variant is the variant the caller declared (the door it came through, or the
-	// tool's own for a direct call); ToolVariant is the tool's own variant, derived from its
-	// annotations (CallWith). Both are kept so a call declared `read` on a destructive tool
-	// cannot hide: Effective is the stronger of the two.
+	// tool's own for a direct call): the seed's tool_variant in the stored record.
+	// ToolVariant is the tool's own variant, derived from its annotations (CallWith), stored
+	// as tool_own_variant (docs/reference/activity-record.md). Both are kept so a call
+	// declared `read` on a destructive tool cannot hide: Effective is the stronger of the two.
 	Intent      tool.Intent
 	ToolVariant tool.Variant
 	TraceID     string

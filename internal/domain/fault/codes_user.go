@@ -331,6 +331,10 @@ const (
 	UserMCPProxyToolChanged = "USER.MCP_PROXY.TOOL_CHANGED"
 	// UserMCPProxyToolNameTooLong: <plugin>_<tool> is longer than the 64 characters agent CLIs accept.
 	UserMCPProxyToolNameTooLong = "USER.MCP_PROXY.TOOL_NAME_TOO_LONG"
+	// UserMCPProxyToolHeld: a tool whose definition has a high scan finding, kept out of every step until `awf plugins lock --accept <plugin>/<tool>`.
+	UserMCPProxyToolHeld = "USER.MCP_PROXY.TOOL_HELD"
+	// UserMCPProxyToolFinding: warning: a medium or low scan finding in a tool's definition (or a high one the user accepted).
+	UserMCPProxyToolFinding = "USER.MCP_PROXY.TOOL_FINDING"
 	// UserPluginsInvalidURL: an MCP plugin's url is not an http(s) URL.
 	UserPluginsInvalidURL = "USER.PLUGINS.INVALID_URL"
 	// UserPluginsLockInvalid: .awf/plugins.lock cannot be read or parsed.

@@ -14,6 +14,8 @@ type PluginDecl struct {
 	Disabled bool
 	// Remote: an MCP server reached over HTTP (url:), which no namespace of awf's can confine.
 	Remote bool
+	// URL is a remote server's address, which a step's network allow list must cover.
+	URL string
 	// Pos is where the plugin's name is written in plugins.yaml.
 	Pos fault.Position
 }
@@ -22,6 +24,12 @@ type PluginDecl struct {
 type PluginOperation struct {
 	Name        string
 	Description string
+	// Title, OutputSchema, Icons and Meta are a bridged MCP server's tool definition's title,
+	// outputSchema, icons and _meta, passed on to agents unchanged (JSON; nil when not sent).
+	Title        string
+	OutputSchema json.RawMessage
+	Icons        json.RawMessage
+	Meta         json.RawMessage
 	// InputSchema is the JSON Schema as the plugin sent it (nil: no arguments).
 	InputSchema json.RawMessage
 	// OutputDescription says what a successful result holds; may be empty.

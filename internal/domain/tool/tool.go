@@ -20,6 +20,10 @@ func PluginSource(name string) Source { return Source("plugin:" + name) }
 // MCPSource is the source of the tools of an MCP server bridged as a `type: mcp` plugin.
 func MCPSource(name string) Source { return Source("mcp:" + name) }
 
+// IsMCP reports whether s is a bridged MCP server's source (mcp:<name>), whose tool
+// definitions are passed on as the server wrote them.
+func (s Source) IsMCP() bool { return strings.HasPrefix(string(s), "mcp:") }
+
 // Plugin returns the plugin name of a plugin or bridged MCP source, or "" for builtins.
 func (s Source) Plugin() string {
 	if name, ok := strings.CutPrefix(string(s), "plugin:"); ok {
@@ -68,6 +72,14 @@ type Definition struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 	Annotations Annotations     `json:"annotations"`
 	Source      Source          `json:"source"`
+	// Title is the tool's display name as MCP lists it beside the annotations' title. A bridged
+	// MCP server's tool keeps its own, and so do OutputSchema (the JSON Schema of its
+	// structuredContent), Icons (MCP's icons array) and Meta (its definition's _meta), as JSON
+	// and unchanged, so an agent sees the definition its server wrote; nil when it sent none.
+	Title        string          `json:"title,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Icons        json.RawMessage `json:"icons,omitempty"`
+	Meta         json.RawMessage `json:"_meta,omitempty"`
 	// FansOut marks a tool whose call spreads over every CPU it is given (Grep and Glob walk a
 	// tree with a worker each), so that a server pacing its CPUs between calls gives this one
 	// all of them at once. It is the provider's word, whatever name the agent calls the tool by

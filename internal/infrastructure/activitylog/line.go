@@ -27,11 +27,18 @@ type Line struct {
 	// Code is the refusal's or error's code; absent in lines written before awf recorded it.
 	Code   string     `json:"code,omitempty"`
 	Intent LineIntent `json:"intent"`
-	// ToolVariant is the tool's own variant in the seed's form (call_tool_read, call_tool_write,
-	// call_tool_destructive); absent in older lines, which then read as their declared variant.
-	ToolVariant string       `json:"tool_variant,omitempty"`
-	TraceID     string       `json:"trace_id,omitempty"`
-	Sandbox     *LineSandbox `json:"sandbox,omitempty"`
+	// ToolVariant is, as in the intent seed, the variant the call was made through, in the
+	// seed's form (call_tool_read, call_tool_write, call_tool_destructive): the door of a
+	// split-mode call or of `awf call tool-<variant>`, the tool's own for a direct call; absent
+	// when the call came through none (a tool called by its own name in split mode). It is
+	// written from Intent.Variant, which is what is read back.
+	ToolVariant string `json:"tool_variant,omitempty"`
+	// ToolOwnVariant is the tool's own variant from its annotations, in the same form. A line
+	// that has a variant writes it always, "" when the tool is unknown, so that a line without
+	// it is one written before it existed, whose tool_variant held the tool's own variant.
+	ToolOwnVariant *string      `json:"tool_own_variant,omitempty"`
+	TraceID        string       `json:"trace_id,omitempty"`
+	Sandbox        *LineSandbox `json:"sandbox,omitempty"`
 	// Content summarises the result's non-text blocks: type, MIME type, URI, size.
 	Content []tool.ContentSummary `json:"content,omitempty"`
 	// Turn is the conversation turn of the call, absent outside conversation steps.
@@ -62,13 +69,17 @@ func LineOf(r activity.Record) Line {
 	l := Line{
 		ID: r.ID, Time: r.Time, RunID: r.RunID, Step: r.Step, Tool: r.Tool, Source: string(r.Source),
 		Arguments: r.Arguments, DurationMS: r.DurationMS, Outcome: string(r.Outcome), Error: r.Error, Code: r.Code,
-		ToolVariant: toolVariantWire(r.ToolVariant),
+		ToolVariant: toolVariantWire(r.Intent.Variant),
 		Intent: LineIntent{
 			Variant: string(r.Intent.Variant), OperationType: r.Intent.OperationType,
 			DataSensitivity: r.Intent.DataSensitivity, Reason: r.Intent.Reason,
 			Decision: r.Intent.Decision, Warning: r.Intent.Warning,
 		},
 		TraceID: r.TraceID, Content: r.Content, Turn: r.Turn,
+	}
+	if r.Intent.Variant != "" || r.ToolVariant != "" {
+		own := toolVariantWire(r.ToolVariant)
+		l.ToolOwnVariant = &own
 	}
 	if sb := r.Sandbox; sb != nil {
 		l.Sandbox = &LineSandbox{Enforced: sb.Enforced, LandlockABI: sb.ABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
@@ -84,9 +95,18 @@ func toolVariantWire(v tool.Variant) string {
 	return tool.SplitToolName(v)
 }
 
-// toolVariantOf reads tool_variant back; a bare variant ("read") is accepted too.
+// toolVariantOf reads a variant in the seed's form back; a bare variant ("read") is accepted too.
 func toolVariantOf(s string) tool.Variant {
 	return tool.Variant(strings.TrimPrefix(s, "call_tool_"))
+}
+
+// ownVariant is the tool's own variant of a line: tool_own_variant, or for a line written
+// before that field existed, its tool_variant.
+func (l Line) ownVariant() tool.Variant {
+	if l.ToolOwnVariant != nil {
+		return toolVariantOf(*l.ToolOwnVariant)
+	}
+	return toolVariantOf(l.ToolVariant)
 }
 
 // LinesOf returns the wire forms of recs, never nil: an empty list prints as [].
@@ -103,7 +123,7 @@ func (l Line) Record() activity.Record {
 	r := activity.Record{
 		ID: l.ID, Time: l.Time, RunID: l.RunID, Step: l.Step, Tool: l.Tool, Source: tool.Source(l.Source),
 		Arguments: l.Arguments, DurationMS: l.DurationMS, Outcome: activity.Outcome(l.Outcome), Error: l.Error, Code: l.Code,
-		ToolVariant: toolVariantOf(l.ToolVariant),
+		ToolVariant: l.ownVariant(),
 		Intent: tool.Intent{
 			Variant: tool.Variant(l.Intent.Variant), OperationType: l.Intent.OperationType,
 			DataSensitivity: l.Intent.DataSensitivity, Reason: l.Intent.Reason,

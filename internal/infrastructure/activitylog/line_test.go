@@ -29,7 +29,8 @@ func fullRecord() activity.Record {
 			Variant: tool.VariantDestructive, OperationType: "delete", DataSensitivity: "internal",
 			Reason: "clean the build", Decision: "refused", Warning: "declared write",
 		},
-		TraceID: "4bf92f3577b34da6a3ce929d0e0e4736",
+		ToolVariant: tool.VariantWrite,
+		TraceID:     "4bf92f3577b34da6a3ce929d0e0e4736",
 	}
 }
 
@@ -40,6 +41,7 @@ const fullLine = `{"id":"01JDX7Q3ZB5V2K9M4N8P6R0S1T","time":"2026-11-23T17:04:05
 	`"duration_ms":12.5,"outcome":"refused","error":"destructive call refused",` +
 	`"intent":{"variant":"destructive","operation_type":"delete","data_sensitivity":"internal",` +
 	`"reason":"clean the build","decision":"refused","warning":"declared write"},` +
+	`"tool_variant":"call_tool_destructive","tool_own_variant":"call_tool_write",` +
 	`"trace_id":"4bf92f3577b34da6a3ce929d0e0e4736"}` + "\n"
 
 func TestEncodePinsTheLine(t *testing.T) {

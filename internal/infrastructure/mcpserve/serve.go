@@ -29,6 +29,7 @@ import (
 	"github.com/awf-dev/awf/internal/infrastructure/accel"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
+	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
 	"github.com/awf-dev/awf/pkg/mcpserver"
 )
@@ -107,6 +108,9 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 		RunID:    cfg.RunID,
 		Step:     cfg.Step,
 		Redactor: deps.Redactor,
+		// The run's OTEL_* variables are in this process's environment (servecmd sets them
+		// from the config), the opt-in among them.
+		ConventionsOnly: otelenv.GenAILatest(os.Getenv),
 	}, providers...)
 }
 
@@ -279,7 +283,9 @@ func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, 
 		if parent.IsValid() && !trace.SpanContextFromContext(ctx).IsValid() {
 			ctx = trace.ContextWithRemoteSpanContext(ctx, parent)
 		}
+		start := time.Now()
 		res := exposure.CallTool(withProgress(ctx), name, args)
+		recordCall(ctx, name, start, res.IsError)
 		out := &mcpserver.Result{IsError: res.IsError, Content: make([]mcpserver.Content, 0, len(res.Content)),
 			StructuredContent: res.Structured, Meta: res.Meta}
 		for _, c := range res.Content {
@@ -289,8 +295,15 @@ func handler(exposure *routing.Exposure, name string, parent trace.SpanContext, 
 	}
 }
 
+// toMCP is a tool as mcp-serve lists it. A bridged MCP server's tool keeps its own title,
+// outputSchema, icons and _meta; awf's own tools, and gRPC plugins', are titled by their
+// annotations' title.
 func toMCP(def tool.Definition) mcpserver.Tool {
-	t := mcpserver.Tool{Name: def.Name, Title: def.Annotations.Title, Description: def.Description, InputSchema: def.InputSchema}
+	t := mcpserver.Tool{Name: def.Name, Title: def.Title, Description: def.Description, InputSchema: def.InputSchema,
+		OutputSchema: def.OutputSchema, Icons: def.Icons, Meta: def.Meta}
+	if t.Title == "" && !def.Source.IsMCP() {
+		t.Title = def.Annotations.Title
+	}
 	if a := def.Annotations; !a.IsZero() {
 		t.Annotations = &mcpserver.Annotations{
 			Title: a.Title, ReadOnlyHint: a.ReadOnlyHint, DestructiveHint: a.DestructiveHint,

@@ -100,6 +100,9 @@ func (h *Host) launchMCP(spec Spec, log *zap.Logger) (mcpbridge.Launch, error) {
 	}
 	tail := &tailBuffer{max: 2048}
 	cmd.Stderr = io.MultiWriter(tail, newLineLogger(log, "stderr"))
+	// A process that escaped the tree's end and still holds the stderr pipe must not hold the
+	// bridge's wait for the server (and `awf plugins list` with it): the pipe is closed then.
+	cmd.WaitDelay = time.Second
 	setProcAttr(cmd)
 	if err := h.isolateNetwork(cmd); err != nil {
 		return mcpbridge.Launch{}, err

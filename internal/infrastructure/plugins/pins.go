@@ -44,23 +44,14 @@ func (h *Host) Pins(ctx context.Context) (pluginlock.Lock, error) {
 	return l, nil
 }
 
-// WriteLock pins every tool of every enabled plugin into the lock file.
-func (h *Host) WriteLock(ctx context.Context) (pluginlock.Lock, error) {
-	l, err := h.Pins(ctx)
-	if err != nil {
-		return l, err
-	}
-	return l, pluginlock.Write(h.LockFile(), l)
-}
-
 // currentPins returns the pins of what plugin lists now.
 func (h *Host) currentPins(ctx context.Context, plugin string) (map[string]pluginlock.ToolPin, error) {
 	if s, ok, err := h.mcp(plugin); err != nil || ok {
 		if err != nil {
 			return nil, err
 		}
-		_, pins, err := s.Operations(ctx)
-		return pins, h.fromBridge(plugin, err)
+		ops, pins, err := s.Operations(ctx)
+		return wholePins(ops, pins), h.fromBridge(plugin, err)
 	}
 	ops, err := h.Operations(ctx, plugin)
 	if err != nil {
@@ -71,6 +62,21 @@ func (h *Host) currentPins(ctx context.Context, plugin string) (map[string]plugi
 		pins[op.Name] = pinOperation(op)
 	}
 	return pins, nil
+}
+
+// wholePins adds to the bridge's pins the parts of each definition they leave out (icons,
+// _meta), so the lock covers the whole definition; the bridge's map is not changed.
+func wholePins(ops []ports.PluginOperation, pins map[string]pluginlock.ToolPin) map[string]pluginlock.ToolPin {
+	out := make(map[string]pluginlock.ToolPin, len(pins))
+	for name, p := range pins {
+		out[name] = p
+	}
+	for _, op := range ops {
+		if p, ok := out[op.Name]; ok && (op.Icons != nil || op.Meta != nil) {
+			out[op.Name] = p.WithExtra([]json.RawMessage{op.Icons, op.Meta})
+		}
+	}
+	return out
 }
 
 // CheckPins refuses exposed tools that are new or changed since `awf plugins lock`, with

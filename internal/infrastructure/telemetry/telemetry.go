@@ -4,6 +4,7 @@ package telemetry
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -25,7 +26,8 @@ import (
 // Enabled reports whether the environment asks for a trace exporter (see otelenv.Enabled).
 func Enabled(getenv func(string) string) bool { return otelenv.Enabled(getenv) }
 
-// Setup installs the global tracer provider and W3C propagator. The returned shutdown flushes
+// Setup installs the global tracer provider and W3C propagator, and the meter provider when
+// OTEL_METRICS_EXPORTER asks for one. The returned shutdown flushes
 // spans; call it before exit. service names the process in traces ("awf", "awf-mcp-serve").
 func Setup(ctx context.Context, service string, opts ...Option) (trace.TracerProvider, func(context.Context) error, error) {
 	return setup(ctx, service, false, opts)
@@ -44,16 +46,6 @@ func setup(ctx context.Context, service string, sync bool, opts []Option) (trace
 		f(&o)
 	}
 	otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{}))
-	if !Enabled(os.Getenv) {
-		tp := noop.NewTracerProvider()
-		otel.SetTracerProvider(tp)
-		return tp, func(context.Context) error { return nil }, nil
-	}
-	exp, err := newExporter(ctx, os.Getenv)
-	if err != nil {
-		return nil, nil, err
-	}
-	exp = wrapExporter(exp, o.red)
 	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(semconv.ServiceName(service)))
 	if err != nil {
 		res = resource.Default()
@@ -61,13 +53,28 @@ func setup(ctx context.Context, service string, sync bool, opts []Option) (trace
 	if os.Getenv("OTEL_SERVICE_NAME") != "" {
 		res = resource.Default() // the user's OTEL_SERVICE_NAME wins over ours
 	}
+	stopMetrics, err := setupMetrics(ctx, os.Getenv, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !Enabled(os.Getenv) {
+		tp := noop.NewTracerProvider()
+		otel.SetTracerProvider(tp)
+		return tp, stopMetrics, nil
+	}
+	exp, err := newExporter(ctx, os.Getenv)
+	if err != nil {
+		_ = stopMetrics(ctx)
+		return nil, nil, err
+	}
+	exp = wrapExporter(exp, o.red)
 	processor := sdktrace.WithBatcher(exp)
 	if sync {
 		processor = sdktrace.WithSyncer(exp)
 	}
 	tp := sdktrace.NewTracerProvider(processor, sdktrace.WithResource(res))
 	otel.SetTracerProvider(tp)
-	return tp, tp.Shutdown, nil
+	return tp, func(ctx context.Context) error { return errors.Join(tp.Shutdown(ctx), stopMetrics(ctx)) }, nil
 }
 
 // Traceparent returns the W3C traceparent of the span in ctx, or "" when there is none. It is

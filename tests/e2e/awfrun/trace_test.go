@@ -31,7 +31,7 @@ func TestToolSpansCrossTheProcessBoundary(t *testing.T) {
 					switch s.Name {
 					case "step agent":
 						step = s
-					case "tool.call Read":
+					case "execute_tool Read":
 						call = s
 					}
 				}
@@ -41,7 +41,7 @@ func TestToolSpansCrossTheProcessBoundary(t *testing.T) {
 				t.Fatalf("spans missing: step %v, tool call %v", step != nil, call != nil)
 			}
 			if hex.EncodeToString(call.TraceId) != hex.EncodeToString(step.TraceId) || hex.EncodeToString(call.ParentSpanId) != hex.EncodeToString(step.SpanId) {
-				t.Fatalf("tool.call Read is not a child of the step span")
+				t.Fatalf("execute_tool Read is not a child of the step span")
 			}
 		})
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/ports"
+	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -173,7 +174,7 @@ func (l *loop) callTool(ctx context.Context, c ToolCall) string {
 	if l.req.Tools == nil {
 		return "ERROR: no tools are available in this step; answer without calling tools."
 	}
-	r := l.req.Tools.CallTool(ctx, c.Function.Name, json.RawMessage(c.Function.Arguments))
+	r := l.req.Tools.CallTool(tool.WithCallID(ctx, c.ID), c.Function.Name, json.RawMessage(c.Function.Arguments))
 	text := r.ModelText()
 	if r.IsError {
 		if text == "" {

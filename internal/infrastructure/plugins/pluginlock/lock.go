@@ -12,10 +12,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/toolscan"
 )
 
 // ToolPin fingerprints one tool as its server or plugin lists it: the whole, and each part, so
@@ -27,6 +29,12 @@ type ToolPin struct {
 	InputSchema  string `json:"input_schema"`
 	OutputSchema string `json:"output_schema"`
 	Annotations  string `json:"annotations"`
+	// Extra fingerprints the parts of an MCP definition beyond the above (icons, _meta); empty
+	// when the tool has none, so locks written before it still match.
+	Extra string `json:"extra,omitempty"`
+	// Accepted is the Fingerprint the user accepted with `awf plugins lock --accept` despite a
+	// high scan finding; a definition that changes since is held again.
+	Accepted string `json:"accepted,omitempty"`
 }
 
 // Lock is .awf/plugins.lock: pins by plugin, then by tool (the server's name).
@@ -49,6 +57,17 @@ func NewPin(name string, desc, in, out, ann any) ToolPin {
 	return p
 }
 
+// WithExtra folds the rest of a definition (an MCP tool's icons and _meta) into the pin, so
+// the fingerprint covers the whole definition; nil leaves the pin as it is.
+func (p ToolPin) WithExtra(extra any) ToolPin {
+	if extra == nil {
+		return p
+	}
+	p.Extra = digest(extra)
+	p.Fingerprint = digest([]string{p.Fingerprint, p.Extra})
+	return p
+}
+
 // Diff names the parts that differ between p (pinned) and q (now).
 func (p ToolPin) Diff(q ToolPin) string {
 	var parts []string
@@ -57,6 +76,7 @@ func (p ToolPin) Diff(q ToolPin) string {
 		{"input schema", p.InputSchema, q.InputSchema},
 		{"output schema", p.OutputSchema, q.OutputSchema},
 		{"annotations", p.Annotations, q.Annotations},
+		{"icons or _meta", p.Extra, q.Extra},
 	} {
 		if c.a != c.b {
 			parts = append(parts, c.name)
@@ -85,10 +105,28 @@ func Read(file string) (Lock, bool, error) {
 	return l, true, nil
 }
 
-// Write writes l to file, indented for review in a diff.
+// Write writes l to file, indented for review in a diff, through a temp file renamed over it
+// so a reader (a step starting meanwhile) sees the old lock or the new one, never half.
 func Write(file string, l Lock) error {
 	b, _ := json.MarshalIndent(l, "", "  ")
-	return os.WriteFile(file, append(b, '\n'), 0o644)
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+filepath.Base(file)+"-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(append(b, '\n'))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644) // committed and read by everyone who runs the project
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		_ = os.Remove(tmp.Name())
+	}
+	return err
 }
 
 // Drift compares the lock with what the plugins list now: one line per new, changed or gone tool.
@@ -131,4 +169,46 @@ func Problems(locked, now map[string]ToolPin, tools []string) []string {
 		}
 	}
 	return problems
+}
+
+// IsAccepted reports whether the user accepted tool of plugin exactly as fingerprint describes it.
+func (l Lock) IsAccepted(plugin, tool, fingerprint string) bool {
+	p, ok := l.Plugins[plugin][tool]
+	return ok && p.Accepted != "" && p.Accepted == fingerprint
+}
+
+// CarryAccepted keeps in now the acceptances of old whose tool has not changed since, so
+// writing the lock again does not forget them and a changed tool must be accepted again.
+func CarryAccepted(old, now Lock) {
+	for plugin, tools := range now.Plugins {
+		for name, pin := range tools {
+			if old.IsAccepted(plugin, name, pin.Fingerprint) {
+				pin.Accepted = pin.Fingerprint
+				tools[name] = pin
+			}
+		}
+	}
+}
+
+// Accept marks tool of plugin accepted as it is in l now; an unknown one is an error naming
+// what there is.
+func (l Lock) Accept(plugin, tool string) error {
+	tools, ok := l.Plugins[plugin]
+	if !ok {
+		return fault.New(fault.UserMCPProxyUnknownPlugin, "--accept %s/%s: no enabled plugin %q", plugin, tool, plugin).
+			WithHint("write --accept <plugin>/<tool> with a plugin of .awf/plugins.yaml")
+	}
+	pin, ok := tools[tool]
+	if !ok {
+		names := make([]string, 0, len(tools))
+		for n := range tools {
+			names = append(names, toolscan.Escape(n))
+		}
+		sort.Strings(names)
+		return fault.New(fault.UserMCPProxyUnknownOperation, "--accept %s/%s: plugin %q lists no tool %q", plugin, tool, plugin, tool).
+			WithHint("its tools are: %s", strings.Join(names, ", "))
+	}
+	pin.Accepted = pin.Fingerprint
+	tools[tool] = pin
+	return nil
 }

@@ -16,3 +16,27 @@ func Enabled(getenv func(string) string) bool {
 	}
 	return getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != ""
 }
+
+// GenAILatest reports whether OTEL_SEMCONV_STABILITY_OPT_IN (a comma-separated list) holds
+// gen_ai_latest_experimental: the SDKs' instrumentations then emit only the latest GenAI
+// conventions and drop the names they replaced, and so does awf (docs/reference/telemetry.md).
+func GenAILatest(getenv func(string) string) bool {
+	for v := range strings.SplitSeq(getenv("OTEL_SEMCONV_STABILITY_OPT_IN"), ",") {
+		if strings.EqualFold(strings.TrimSpace(v), "gen_ai_latest_experimental") {
+			return true
+		}
+	}
+	return false
+}
+
+// MetricsEnabled reports whether the environment asks for a metric exporter: only when
+// OTEL_METRICS_EXPORTER names one (not "none"), unlike traces, so that a collector set up for
+// awf's traces is not sent metrics it did not ask for (docs/design.md, Departures).
+// OTEL_SDK_DISABLED=true wins.
+func MetricsEnabled(getenv func(string) string) bool {
+	if strings.EqualFold(getenv("OTEL_SDK_DISABLED"), "true") {
+		return false
+	}
+	e := strings.TrimSpace(getenv("OTEL_METRICS_EXPORTER"))
+	return e != "" && !strings.EqualFold(e, "none")
+}

@@ -33,8 +33,10 @@ const pingTimeout = 2 * time.Second
 // unless the server no longer answers (a crash, or a hang that a ping exposes), in which case
 // it is dropped and the next call starts the server again. A JSON-RPC error the server answers
 // with is the call's failure, not the server's: the session is kept.
-func (s *Server) call(ctx context.Context, sess *mcp.ClientSession, accel Accelerator, name string, args json.RawMessage) (tool.Result, error) {
+func (s *Server) call(ctx context.Context, sess *mcp.ClientSession, accel Accelerator, name string, args json.RawMessage) (res tool.Result, err error) {
+	ctx, span := s.startCall(ctx, sess, name)
 	cctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
+	defer func() { span.end(ctx, cctx, res, err) }()
 	defer cancel()
 	token := ""
 	if fn := tool.ProgressFrom(ctx); fn != nil {
@@ -42,10 +44,6 @@ func (s *Server) call(ctx context.Context, sess *mcp.ClientSession, accel Accele
 		defer done()
 		token = t
 	}
-	var (
-		res tool.Result
-		err error
-	)
 	if accel != nil && accel.Ready() {
 		res, err = accel.Call(cctx, name, args, token)
 	} else {
@@ -67,6 +65,9 @@ func (s *Server) sdkCall(ctx context.Context, sess *mcp.ClientSession, name stri
 	// The log level rides on each request under the 2026-07-28 protocol (SEP-2575); older
 	// servers took it once through logging/setLevel (askForLogs) and ignore the key.
 	params := &mcp.CallToolParams{Name: name, Arguments: arguments, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}
+	for k, v := range TraceMeta(ctx) { // the call's trace context, for the server's spans
+		params.Meta[k] = v
+	}
 	if token != "" {
 		params.SetProgressToken(token)
 		if s.overHTTP.Load() {

@@ -35,6 +35,7 @@ type Server struct {
 	cmd      *exec.Cmd
 	ops      []ports.PluginOperation
 	pins     map[string]pluginlock.ToolPin // by server tool name, as listed at start
+	outputs  map[string]*outputSchema      // by server tool name: the declared outputSchemas
 	changed  atomic.Bool                   // the server announced notifications/tools/list_changed
 	overHTTP atomic.Bool                   // the last start reached it over Streamable HTTP
 	closed   bool
@@ -123,6 +124,9 @@ func (s *Server) startLocked(parent context.Context) error {
 		s.stopLocked()
 		return s.startError(parent, ctx, err, launch.Stderr)
 	}
+	if st, ok := transport.(*stdioTransport); ok && st.conn != nil {
+		st.conn.started.Store(true) // from now on a stop is graceful
+	}
 	s.log.Info("MCP server started", zap.Int("tools", len(s.ops)))
 	return nil
 }
@@ -164,7 +168,7 @@ func (s *Server) transport(l Launch) mcp.Transport {
 	if l.Cmd == nil {
 		return &mcp.StreamableClientTransport{Endpoint: l.URL, HTTPClient: &http.Client{Transport: headerTransport{headers: l.Headers}}, MaxRetries: -1}
 	}
-	return &stdioTransport{cmd: l.Cmd, log: s.log, terminate: 800 * time.Millisecond, progress: &s.progress, accel: s.cfg.Accelerator}
+	return &stdioTransport{cmd: l.Cmd, log: s.log, terminate: 800 * time.Millisecond, progress: &s.progress, accel: s.cfg.Accelerator, kill: s.cfg.KillGroup}
 }
 
 // askForLogs has a server that can send log notifications send them from level info up; they
@@ -181,17 +185,39 @@ func (s *Server) askForLogs(ctx context.Context) {
 func (s *Server) listLocked(ctx context.Context) error {
 	var ops []ports.PluginOperation
 	pins := map[string]pluginlock.ToolPin{}
+	outputs := map[string]*outputSchema{}
 	for t, err := range s.sess.Tools(ctx, nil) {
 		if err != nil {
 			return fmt.Errorf("listing tools: %w", err)
 		}
-		schema, _ := json.Marshal(t.InputSchema)
-		ann, from := AnnotationsWithOrigin(t.Annotations, s.cfg.Annotations[t.Name])
-		ops = append(ops, ports.PluginOperation{Name: t.Name, Description: t.Description, InputSchema: schema, Annotations: ann, AnnotationsFrom: from})
+		op := operationOf(t)
+		op.Annotations, op.AnnotationsFrom = AnnotationsWithOrigin(t.Annotations, s.cfg.Annotations[t.Name])
+		ops = append(ops, op)
 		pins[t.Name] = pinTool(t)
+		if op.OutputSchema != nil {
+			outputs[t.Name] = compileOutput(op.OutputSchema)
+		}
 	}
-	s.ops, s.pins = ops, pins
+	s.ops, s.pins, s.outputs = ops, pins, outputs
 	return nil
+}
+
+// operationOf is a listed tool as a plugin operation, every field of its definition kept as the
+// server sent it (title, input and output schema, icons, _meta); the caller sets the effective
+// annotations.
+func operationOf(t *mcp.Tool) ports.PluginOperation {
+	op := ports.PluginOperation{Name: t.Name, Title: t.Title, Description: t.Description}
+	op.InputSchema, _ = json.Marshal(t.InputSchema)
+	if t.OutputSchema != nil {
+		op.OutputSchema, _ = json.Marshal(t.OutputSchema)
+	}
+	if len(t.Icons) > 0 {
+		op.Icons, _ = json.Marshal(t.Icons)
+	}
+	if len(t.Meta) > 0 {
+		op.Meta, _ = json.Marshal(t.Meta)
+	}
+	return op
 }
 
 // pinTool pins a tool as the server listed it (the server's annotations, not the override).
@@ -200,7 +226,8 @@ func pinTool(t *mcp.Tool) pluginlock.ToolPin {
 }
 
 // Execute calls one tool. A tool announced as changed since the start is listed again and, if
-// its pin moved, refused with USER.MCP_PROXY.TOOL_CHANGED.
+// its pin moved, refused with USER.MCP_PROXY.TOOL_CHANGED. The structuredContent of a tool that
+// declares an outputSchema is checked against it, on every path alike (outputSchema.check).
 func (s *Server) Execute(ctx context.Context, name string, args json.RawMessage) (tool.Result, error) {
 	s.mu.Lock()
 	if err := s.connectLocked(ctx); err != nil {
@@ -213,11 +240,14 @@ func (s *Server) Execute(ctx context.Context, name string, args json.RawMessage)
 			return tool.Result{}, err
 		}
 	}
-	sess, accel, failed := s.sess, s.accel, s.failures > 0
+	sess, accel, failed, out := s.sess, s.accel, s.failures > 0, s.outputs[name]
 	s.mu.Unlock()
 	res, err := s.call(ctx, sess, accel, name, args)
 	if err != nil {
 		return tool.Result{}, err
+	}
+	if out != nil {
+		res = out.check(s.cfg.Name, name, res)
 	}
 	if failed {
 		s.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +41,9 @@ type stdioTransport struct {
 	terminate time.Duration
 	// accel makes the connection's Accelerator; nil for none.
 	accel NewAccelerator
+	// kill ends the server's whole process tree at once (Config.KillGroup); nil kills the
+	// command alone.
+	kill func(pid int)
 	// conn is the connection Connect made.
 	conn *stdioConn
 }
@@ -81,6 +85,9 @@ type stdioConn struct {
 	// accel sends tools/call beside the SDK; the reading goroutine hands it the lines first.
 	// nil for none.
 	accel Accelerator
+	// started is set once the server has initialized and listed its tools (Server.startLocked):
+	// only such a server is stopped gracefully.
+	started atomic.Bool
 }
 
 // Read returns the next message. Close unblocks it: the server's stdout reaches EOF when it exits.
@@ -160,11 +167,18 @@ func (c *stdioConn) writeLine(line []byte) error {
 }
 
 // Close ends the session as the stdio transport asks: stdin closed, then SIGTERM, then SIGKILL,
-// each after the terminate wait. The caller kills what is left of the process group.
+// each after the terminate wait. The caller kills what is left of the process group. A server
+// whose start failed (it did not initialize within startup_timeout, or failed to list its
+// tools) has had its time: it is killed at once, with its whole tree, so a launcher that
+// ignores stdin EOF and SIGTERM adds nothing to the startup timeout a caller already waited.
 func (c *stdioConn) Close() error {
 	c.once.Do(func() {
 		c.fail(mcp.ErrConnectionClosed)
 		_ = c.stdin.Close()
+		if !c.started.Load() {
+			c.abort()
+			return
+		}
 		if c.wait() {
 			return
 		}
@@ -176,6 +190,15 @@ func (c *stdioConn) Close() error {
 		<-c.exited
 	})
 	return nil
+}
+
+// abort kills the server's tree without grace and waits for the server to be reaped.
+func (c *stdioConn) abort() {
+	if c.t.kill != nil {
+		c.t.kill(c.t.cmd.Process.Pid)
+	}
+	_ = c.t.cmd.Process.Kill()
+	<-c.exited
 }
 
 func (c *stdioConn) wait() bool {

@@ -85,6 +85,7 @@ func TestStdioConnCloseEscalates(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			conn.(*stdioConn).started.Store(true)
 			start := time.Now()
 			_ = conn.Close()
 			_ = conn.Close() // twice is fine
@@ -93,6 +94,41 @@ func TestStdioConnCloseEscalates(t *testing.T) {
 			}
 			if conn.SessionID() != "" {
 				t.Error("stdio has a session id")
+			}
+		})
+	}
+}
+
+// Close of a server whose start failed does not wait: the tree is killed at once (kill gets the
+// server's pid), where a started server that ignores stdin EOF and SIGTERM gets both waits.
+func TestStdioConnCloseAfterAFailedStartKillsAtOnce(t *testing.T) {
+	const terminate = 700 * time.Millisecond
+	for _, tc := range []struct {
+		name        string
+		started     bool
+		killed      bool
+		least, most time.Duration
+	}{
+		{name: "start failed", started: false, killed: true, most: terminate / 2},
+		{name: "started", started: true, killed: false, least: 2 * terminate, most: 10 * terminate},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var killed []int
+			tr := &stdioTransport{cmd: exec.Command("sh", "-c", `trap "" TERM; while :; do sleep 0.05; done`), log: zap.NewNop(), terminate: terminate,
+				kill: func(pid int) { killed = append(killed, pid) }}
+			conn, err := tr.Connect(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			conn.(*stdioConn).started.Store(tc.started)
+			start := time.Now()
+			_ = conn.Close()
+			took := time.Since(start)
+			if tr.cmd.ProcessState == nil || took < tc.least || took > tc.most {
+				t.Errorf("Close took %v (want %v to %v), state %v", took, tc.least, tc.most, tr.cmd.ProcessState)
+			}
+			if got := len(killed) == 1 && killed[0] == tr.cmd.Process.Pid; got != tc.killed {
+				t.Errorf("kill called with %v for pid %d; want called: %v", killed, tr.cmd.Process.Pid, tc.killed)
 			}
 		})
 	}

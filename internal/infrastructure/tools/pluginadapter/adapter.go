@@ -139,11 +139,15 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 		p.byTool[tn] = name
 		p.mu.Unlock()
 		defs = append(defs, tool.Definition{
-			Name:        tn,
-			Description: description(p.plugin, op),
-			InputSchema: schema,
-			Annotations: op.Annotations,
-			Source:      p.Source(),
+			Name:         tn,
+			Title:        op.Title,
+			Description:  description(p.plugin, op),
+			InputSchema:  schema,
+			OutputSchema: op.OutputSchema,
+			Icons:        op.Icons,
+			Meta:         op.Meta,
+			Annotations:  op.Annotations,
+			Source:       p.Source(),
 		})
 	}
 	switch len(unknown) {
@@ -165,7 +169,31 @@ func (p *Provider) ListTools(ctx context.Context) ([]tool.Definition, error) {
 			return nil, err
 		}
 	}
-	return defs, nil
+	return p.withoutHeld(ctx, defs, expanded)
+}
+
+// withoutHeld leaves out of defs the tools the host holds out: a high finding of the scan of
+// their definition that .awf/plugins.lock does not accept (the host logs why).
+func (p *Provider) withoutHeld(ctx context.Context, defs []tool.Definition, expanded []string) ([]tool.Definition, error) {
+	g, ok := p.ops.(scanGate)
+	if !ok {
+		return defs, nil
+	}
+	held, err := g.HeldOut(ctx, p.plugin, expanded)
+	if err != nil || len(held) == 0 {
+		return defs, err
+	}
+	kept := defs[:0]
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, d := range defs {
+		if _, out := held[p.byTool[d.Name]]; out {
+			delete(p.byTool, d.Name)
+			continue
+		}
+		kept = append(kept, d)
+	}
+	return kept, nil
 }
 
 // CallTool runs the operation behind tool name. Errors from the host name the plugin (it
@@ -238,11 +266,14 @@ func jsonKind(b []byte) string {
 }
 
 // description is the tool description: the operation's, with its output description after it,
-// or a plain fallback so the tool never goes undescribed.
+// or a plain fallback so the tool never goes undescribed. A description without an output
+// description is kept byte for byte (a bridged MCP server's tool is listed as its server wrote it).
 func description(plugin string, op ports.PluginOperation) string {
 	d := strings.TrimSpace(op.Description)
 	if d == "" {
 		d = fmt.Sprintf("Operation %s of plugin %s.", op.Name, plugin)
+	} else if strings.TrimSpace(op.OutputDescription) == "" {
+		return op.Description
 	}
 	if out := strings.TrimSpace(op.OutputDescription); out != "" {
 		d += "\n\nReturns: " + out

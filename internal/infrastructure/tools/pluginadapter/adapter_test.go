@@ -95,6 +95,22 @@ func TestListToolsMapsOperationsFaithfully(t *testing.T) {
 	}
 }
 
+// A bridged MCP server's tool keeps every field of its definition: its title, output schema,
+// icons and _meta ride on the definition as sent, and its description is not trimmed.
+func TestListToolsKeepsTheWholeMCPDefinition(t *testing.T) {
+	op := ports.PluginOperation{Name: "forecast", Title: "Forecast", Description: "  Tomorrow's weather.\n", InputSchema: json.RawMessage(`{"type":"object"}`),
+		OutputSchema: json.RawMessage(`{"type":"object","required":["t"]}`), Icons: json.RawMessage(`[{"src":"data:,x"}]`), Meta: json.RawMessage(`{"k":"v"}`)}
+	defs, err := New(&fakeOps{ops: []ports.PluginOperation{op}}, "wx", []string{"forecast"}).ListTools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := defs[0]
+	if d.Title != op.Title || d.Description != op.Description || string(d.OutputSchema) != string(op.OutputSchema) ||
+		string(d.Icons) != string(op.Icons) || string(d.Meta) != string(op.Meta) {
+		t.Errorf("definition = %+v, want the operation's fields unchanged: %+v", d, op)
+	}
+}
+
 func TestListToolsRejectsBadSchemas(t *testing.T) {
 	tests := []struct {
 		schema, want string

@@ -19,6 +19,12 @@ type pinChecker interface {
 	CheckPins(ctx context.Context, plugin string, tools []string) error
 }
 
+// scanGate is implemented by hosts that scan tool definitions: HeldOut names the exposed
+// tools kept out of the step by a high finding not accepted in .awf/plugins.lock, with why.
+type scanGate interface {
+	HeldOut(ctx context.Context, plugin string, tools []string) (map[string]string, error)
+}
+
 func isGlob(s string) bool { return strings.ContainsAny(s, "*?[") }
 
 // expand resolves expose entries against the listed names: an exact name stays (listed or

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/mcpbridge"
@@ -41,7 +44,10 @@ func (r *calls) Call(ctx context.Context, name string, args json.RawMessage, tok
 	if err != nil {
 		return tool.Result{}, err
 	}
-	line, err := r.request(id, name, args, token)
+	if span := trace.SpanFromContext(ctx); span.IsRecording() {
+		span.SetAttributes(semconv.JSONRPCRequestID(strings.Trim(id, `"`)))
+	}
+	line, err := r.request(id, name, args, token, mcpbridge.TraceMeta(ctx))
 	if err == nil {
 		err = r.write(line)
 		if err != nil {

@@ -59,6 +59,9 @@ type rawReply struct {
 	err error
 }
 
+// traceMetaKeys are the keys of mcpbridge.TraceMeta, in the order the request writes them.
+var traceMetaKeys = []string{"traceparent", "tracestate"}
+
 // sessionMetaKeys are the per-request _meta keys of the 2026-07-28 protocol (SEP-2575).
 var sessionMetaKeys = []string{mcp.MetaKeyProtocolVersion, mcp.MetaKeyClientInfo, mcp.MetaKeyClientCapabilities}
 
@@ -117,8 +120,10 @@ func (r *calls) close(id string) {
 }
 
 // request is the tools/call line for id: the session's _meta, the log level, the progress
-// token when there is one, the tool's name and its arguments (compacted: a line is a message).
-func (r *calls) request(id, name string, args json.RawMessage, progressToken string) ([]byte, error) {
+// token when there is one, the call's trace context (traceparent, tracestate: the keys
+// mcpbridge.TraceMeta gives, as the SDK path sends them), the tool's name and its arguments
+// (compacted: a line is a message).
+func (r *calls) request(id, name string, args json.RawMessage, progressToken string, traceMeta map[string]string) ([]byte, error) {
 	b := make([]byte, 0, 192+len(args))
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
@@ -131,6 +136,14 @@ func (r *calls) request(id, name string, args json.RawMessage, progressToken str
 	if progressToken != "" {
 		b = append(b, `,"progressToken":`...)
 		b = jsonstr.Append(b, progressToken)
+	}
+	for _, k := range traceMetaKeys {
+		if v, ok := traceMeta[k]; ok {
+			b = append(b, ',')
+			b = jsonstr.Append(b, k)
+			b = append(b, ':')
+			b = jsonstr.Append(b, v)
+		}
 	}
 	b = append(b, `},"name":`...)
 	b = jsonstr.Append(b, name)

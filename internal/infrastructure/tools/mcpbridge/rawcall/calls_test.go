@@ -47,7 +47,7 @@ func TestRawCallRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			line, err := r.request(id, tt.tool, json.RawMessage(tt.args), tt.token)
+			line, err := r.request(id, tt.tool, json.RawMessage(tt.args), tt.token, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -57,7 +57,7 @@ func TestRawCallRequest(t *testing.T) {
 		})
 	}
 	var r calls
-	if _, err := r.request(`"awf-1"`, "echo", json.RawMessage(`{"a":`), ""); err == nil {
+	if _, err := r.request(`"awf-1"`, "echo", json.RawMessage(`{"a":`), "", nil); err == nil {
 		t.Error("arguments that are not JSON were written")
 	}
 }

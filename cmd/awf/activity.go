@@ -25,7 +25,7 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 
 // activityListFlags are the filters of `awf activity list`.
 type activityListFlags struct {
-	file, runID, toolName, status, intentType, output string
+	file, runID, toolName, status, intentType, output, kind string
 }
 
 // filter checks the flags and turns them into a record filter.
@@ -39,7 +39,10 @@ func (f activityListFlags) filter() (domact.Filter, error) {
 	if f.intentType != "" && !tool.Variant(f.intentType).Valid() {
 		return domact.Filter{}, fault.New(fault.UserCLIInvalidIntentType, "unknown intent type %q", f.intentType).WithHint("use read, write or destructive")
 	}
-	return domact.Filter{RunID: f.runID, Tool: f.toolName, Outcome: domact.Outcome(f.status), IntentType: tool.Variant(f.intentType)}, nil
+	if err := checkKind(f.kind); err != nil {
+		return domact.Filter{}, err
+	}
+	return domact.Filter{RunID: f.runID, Tool: f.toolName, Outcome: domact.Outcome(f.status), IntentType: tool.Variant(f.intentType), Kind: f.kind}, nil
 }
 
 func newActivityListCmd(g *globalFlags) *cobra.Command {
@@ -78,6 +81,7 @@ func newActivityListCmd(g *globalFlags) *cobra.Command {
 	list.Flags().StringVar(&fl.toolName, "tool", "", "only this tool")
 	list.Flags().StringVar(&fl.status, "status", "", "only this outcome: success, error or refused")
 	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only calls whose effective variant (the stronger of the declared one and the tool's own) is read, write or destructive")
+	list.Flags().StringVar(&fl.kind, "kind", "", "only records of this kind: call (tool calls) or network (connections through a step's egress proxy)")
 	list.Flags().StringVarP(&fl.output, "output", "o", "table", "table or json")
 	return list
 }

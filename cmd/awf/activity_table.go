@@ -26,7 +26,7 @@ func printActivityTable(w io.Writer, recs []domact.Record) {
 	for _, r := range recs {
 		cells := []string{
 			short(printable(r.ID), 12), r.Time.Local().Format(time.TimeOnly), dash(printable(r.RunID)), dash(printable(r.Step)),
-			short(printable(r.Tool), 60), printable(string(r.Source)), dash(intentCell(r)), dash(printable(r.Intent.Decision)),
+			toolCell(r), printable(string(r.Source)), dash(intentCell(r)), dash(decisionCell(r)),
 			printable(string(r.Outcome)), (time.Duration(r.DurationMS * float64(time.Millisecond))).Round(time.Microsecond).String(),
 			short(errorCell(r), 80),
 		}

@@ -220,7 +220,7 @@ func pluginProviders(cfg toolset.Spec, logger *zap.Logger) []ports.ToolProvider 
 	if len(cfg.PluginTools) == 0 {
 		return nil
 	}
-	opts := plugins.Options{File: cfg.PluginsFile, Logger: logger, NoNetwork: pluginsNoNetwork(cfg)}
+	opts := plugins.Options{File: cfg.PluginsFile, Logger: logger, NoNetwork: pluginsNoNetwork(cfg), RemoteAllowed: remoteAllowed(cfg)}
 	if cfg.PluginsFile == "" {
 		opts.Root = cfg.Root
 		if opts.Root == "" {

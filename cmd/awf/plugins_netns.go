@@ -5,6 +5,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/domain/egress"
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/plugins"
@@ -36,4 +37,21 @@ func stepPluginProviders(host *plugins.Host, spec toolset.Spec, logger *zap.Logg
 		return pluginProviders(spec, logger)
 	}
 	return pluginadapter.Providers(host, spec.PluginTools)
+}
+
+// remoteAllowed is, for a step with a network allow list, whether it covers a url: MCP server
+// (docs/decisions/0028-egress-proxy.md); nil for any other step.
+func remoteAllowed(spec toolset.Spec) func(string) bool {
+	e := spec.Sandbox.Egress
+	if e == nil {
+		return nil
+	}
+	rules, errs := egress.Parse(e.Allow, e.Deny)
+	if len(errs) > 0 {
+		return nil
+	}
+	return func(rawURL string) bool {
+		h, ok := egress.HostOfURL(rawURL)
+		return ok && rules.Covers(h)
+	}
 }

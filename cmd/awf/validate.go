@@ -75,7 +75,7 @@ func validationServiceWith(root string, host *plugins.Host) validate.Service {
 	repo := yamlrepo.Repository{Root: root}
 	checks := append(providerChecks(), validate.PluginCheck(host), validate.ExpressionCheck(expr.Compiler{}),
 		validate.OperationCheck(httpop.Runner{}.Specs(), host),
-		validate.ScriptCheck(promptfile.Files{Noun: "script file", Code: fault.UserWorkflowScriptFile}, root))
+		validate.ScriptCheck(promptfile.Files{Noun: "script file", Code: fault.UserWorkflowScriptFile}, root), validate.EgressCheck())
 	checks = append(checks, validate.CallCheck(repo, checks...))
 	return validate.Service{Repo: repo, Checks: checks}
 }

@@ -57,6 +57,13 @@ func startWith(t testing.TB, extra map[string]any, opts *mcp.ClientOptions) *ser
 	s, cfgPath := newServer(t, root, state, extra, 0o600)
 	s.cmd = exec.Command(serveBin, "mcp-serve", "--config", cfgPath)
 	s.cmd.Stderr = os.Stderr
+	s.connect(t, opts)
+	return s
+}
+
+// connect starts s.cmd under a go-sdk client with opts and closes the session when t ends.
+func (s *server) connect(t testing.TB, opts *mcp.ClientOptions) {
+	t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -66,7 +73,6 @@ func startWith(t testing.TB, extra map[string]any, opts *mcp.ClientOptions) *ser
 	}
 	s.session = sess
 	t.Cleanup(func() { _ = sess.Close() })
-	return s
 }
 
 // call invokes a tool and returns its joined text and error flag.

@@ -1,16 +1,12 @@
 package mcpserve_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestUnsandboxedBashCannotReadServeEnviron: with the sandbox off, Bash runs as mcp-serve's
@@ -58,14 +54,6 @@ func startUnprivileged(t *testing.T, extra map[string]any) *server {
 		os.Chmod(filepath.Dir(serveBin), 0o755)
 		s.cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "awf-test", Version: "1"}, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	sess, err := client.Connect(ctx, &mcp.CommandTransport{Command: s.cmd}, nil)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	s.session = sess
-	t.Cleanup(func() { _ = sess.Close() })
+	s.connect(t, nil)
 	return s
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/logging"
 	"github.com/awf-dev/awf/internal/infrastructure/mcpserve"
+	"github.com/awf-dev/awf/internal/infrastructure/process"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 	"github.com/awf-dev/awf/internal/infrastructure/servetune"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
@@ -83,8 +84,12 @@ type Flags struct {
 // file.
 func Run(ctx context.Context, o Options, f Flags) error {
 	// Children that run unsandboxed (Bash under mode: off, plugins, bridged servers) must not
-	// read this process's environment or memory through /proc.
+	// read this process's environment or memory through /proc: not as the same user (the
+	// process is non-dumpable), and not as root either, for the environment (its block is
+	// blanked; the Go runtime's copy serves Bash's scrubbed environment and the redactor). The
+	// start's token stays, so that a sweep still finds the process.
 	_ = sandbox.CloseProcToChildren()
+	_ = mcpserve.BlankProcEnviron(process.TokenEnv)
 	tuning := servetune.Apply(f.TuneRuntime)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

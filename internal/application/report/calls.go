@@ -49,6 +49,11 @@ func calls(recs []activity.Record, tl *timeline, t text) ([]Call, Totals) {
 			Error:    t.line(r.Error, CellExcerpt), Code: t.line(r.Code, 80), Reason: t.line(r.Intent.Reason, CellExcerpt),
 			Warning: t.line(r.Intent.Warning, CellExcerpt), Args: argsOf(r.Arguments, t), Sandbox: sandboxOf(r, t),
 		}
+		conn := asConnection(r, &c, t)
+		if conn {
+			tot.Calls--
+			tot.Connections++
+		}
 		if l := tl.callLane[i]; l >= 0 && l < len(tl.spans) {
 			sp := tl.spans[l]
 			c.Lane = t.line(sp.name, CellExcerpt)
@@ -56,12 +61,13 @@ func calls(recs []activity.Record, tl *timeline, t text) ([]Call, Totals) {
 				c.Lane = t.line(sp.within, CellExcerpt) + " › " + c.Lane
 			}
 		}
-		switch r.Outcome {
-		case activity.OutcomeRefused:
+		switch {
+		case conn:
+		case r.Outcome == activity.OutcomeRefused:
 			tot.Refused++
-		case activity.OutcomeError:
+		case r.Outcome == activity.OutcomeError:
 			tot.Errors++
-		case activity.OutcomeSuccess:
+		case r.Outcome == activity.OutcomeSuccess:
 			tot.Succeeded++
 		}
 		out[i] = c

@@ -85,6 +85,9 @@ type View struct {
 // Totals count tool calls by outcome.
 type Totals struct {
 	Calls, Succeeded, Refused, Errors int
+	// Connections counts the network records (connections through a step's egress proxy),
+	// which are rows and marks too but not tool calls.
+	Connections int
 }
 
 // Filters list the values present in the run for each filterable column, sorted.

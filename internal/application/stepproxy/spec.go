@@ -33,6 +33,9 @@ func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
 		if p.Sandbox.Mode != "" {
 			spec.Sandbox = toolset.Sandbox{Mode: p.Sandbox.Mode, Network: p.Sandbox.Network, Writable: slices.Clone(p.Sandbox.Writable),
 				Readable: slices.Clone(p.Sandbox.Readable)}
+			if e := p.Sandbox.Egress; e != nil {
+				spec.Sandbox.Egress = &toolset.Egress{Allow: slices.Clone(e.Allow), Deny: slices.Clone(e.Deny)}
+			}
 		}
 		spec.Intent = toolset.Intent{
 			Split:              p.Intent.Split,

@@ -16,6 +16,15 @@ func (c *pluginChecker) remoteWithoutNetwork(s *workflow.State, plugin string, d
 	if !decl.Remote || m == nil || m.Sandbox.Network || m.Sandbox.Mode == "off" || m.Sandbox.Mode == "" {
 		return false
 	}
+	if e := m.Sandbox.Egress; e != nil {
+		if egressCovers(e, decl.URL) {
+			return false
+		}
+		c.ds.Errorf(pos, fault.UserSandboxRemotePlugin,
+			"add the server's host to mcp_proxy.sandbox.network.allow, or serve it as a stdio MCP server (command:)",
+			"plugin %q of state %q is an MCP server reached over HTTP (url:) whose host the step's network allow list does not allow", plugin, s.Name)
+		return true
+	}
 	c.ds.Errorf(pos, fault.UserSandboxRemotePlugin,
 		"serve it as a stdio MCP server (command:) so awf can start it without network, or set mcp_proxy.sandbox.network: true",
 		"plugin %q of state %q is an MCP server reached over HTTP (url:), which mcp_proxy.sandbox.network: false cannot cut off", plugin, s.Name)

@@ -50,6 +50,10 @@ type Record struct {
 	// Turn is the turn of a conversation step the call was made in (1 for the first), 0 for a
 	// step that keeps no conversation.
 	Turn int
+	// Kind is KindNetwork for a connection through the step's egress proxy, "" for a tool call.
+	Kind string
+	// Network is the connection of a KindNetwork record; Tool is then the tool that made it.
+	Network *Connection
 }
 
 // Effective is the variant a record is filed under: the stronger of the declared one and the
@@ -84,6 +88,8 @@ type Filter struct {
 	Outcome Outcome
 	// IntentType matches the record's effective variant (see Record.Effective).
 	IntentType tool.Variant
+	// Kind matches KindOf: KindCall or KindNetwork.
+	Kind string
 }
 
 // Match reports whether r passes the filter.
@@ -91,5 +97,6 @@ func (f Filter) Match(r Record) bool {
 	return (f.RunID == "" || r.RunID == f.RunID) &&
 		(f.Tool == "" || r.Tool == f.Tool) &&
 		(f.Outcome == "" || r.Outcome == f.Outcome) &&
-		(f.IntentType == "" || r.Effective() == f.IntentType)
+		(f.IntentType == "" || r.Effective() == f.IntentType) &&
+		(f.Kind == "" || r.KindOf() == f.Kind)
 }

@@ -33,6 +33,13 @@ func TestFilterMatch(t *testing.T) {
 			}
 		})
 	}
+	if !(Filter{Kind: KindCall}).Match(r) || (Filter{Kind: KindNetwork}).Match(r) {
+		t.Error("a tool call's record is not of kind call")
+	}
+	netRec := Record{RunID: "r1", Tool: "Bash", Kind: KindNetwork, Network: &Connection{Host: "h"}}
+	if !(Filter{Kind: KindNetwork, RunID: "r1"}).Match(netRec) || (Filter{Kind: KindCall}).Match(netRec) {
+		t.Error("a network record is not of kind network")
+	}
 	// A record with empty fields matches only filters that leave those fields empty.
 	if (Filter{RunID: "r1"}).Match(Record{}) {
 		t.Error("a run filter matched a record without a run")

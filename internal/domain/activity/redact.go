@@ -16,6 +16,11 @@ func (r Record) Redacted(red *redact.Redactor) Record {
 	r.Arguments = red.Map(r.Arguments)
 	r.Error = red.String(r.Error)
 	r.Intent = RedactIntent(r.Intent, red)
+	if r.Network != nil { // a host or path may carry a token a command put there
+		n := *r.Network
+		n.Host, n.Path, n.Rule = red.String(n.Host), red.String(n.Path), red.String(n.Rule)
+		r.Network = &n
+	}
 	return r
 }
 

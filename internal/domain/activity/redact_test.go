@@ -26,3 +26,16 @@ func TestRedacted(t *testing.T) {
 		t.Error("the input record was modified")
 	}
 }
+
+// A connection's host, path and rule are masked too, and the record it came from is left alone.
+func TestRedactedConnection(t *testing.T) {
+	secret := "Zq7-longValue/with+Symbols=9kLmN0pQ"
+	r := Record{Kind: KindNetwork, Network: &Connection{Host: secret + ".example", Path: "/x/" + secret, Rule: "allow " + secret, Port: 443}}
+	got := r.Redacted(redact.New([]string{"X_TOKEN=" + secret}))
+	if s := fmt.Sprintf("%+v", *got.Network); strings.Contains(s, secret[:8]) || got.Network.Port != 443 {
+		t.Errorf("leaks or loses: %s", s)
+	}
+	if r.Network.Host != secret+".example" {
+		t.Error("the input record was modified")
+	}
+}

@@ -111,6 +111,14 @@ type Sandbox struct {
 	Network  bool
 	Writable []string // absolute, or relative to Root
 	Readable []string // hidden paths opened on purpose: "~/", $VAR, absolute or relative to Root
+	// Egress is the network allow and deny lists (Network false then): nil for all or nothing.
+	Egress *Egress
+}
+
+// Egress is a step's `mcp_proxy.sandbox.network: {allow, deny}` (docs/decisions/0028-egress-proxy.md).
+type Egress struct {
+	Allow []string
+	Deny  []string
 }
 
 // DefaultSandbox is the sandbox of a step that says nothing.

@@ -8,6 +8,9 @@ type SandboxSettings struct {
 	Mode string
 	// Network false gives Bash calls no network.
 	Network bool
+	// Egress, when set (network written as {allow, deny}), gives them only what it allows;
+	// Network is then false.
+	Egress *Egress
 	// Writable lists extra paths write and destructive Bash calls may write, relative to the
 	// step's root or absolute.
 	Writable []string

@@ -43,6 +43,24 @@ type Line struct {
 	Content []tool.ContentSummary `json:"content,omitempty"`
 	// Turn is the conversation turn of the call, absent outside conversation steps.
 	Turn int `json:"turn,omitempty"`
+	// Kind is "network" for a connection through the step's egress proxy, absent for a call.
+	Kind string `json:"kind,omitempty"`
+	// Network is that connection.
+	Network *LineNetwork `json:"network,omitempty"`
+}
+
+// LineNetwork is the wire form of one connection attempt (docs/reference/activity-record.md).
+type LineNetwork struct {
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Addr     string `json:"address,omitempty"`
+	Protocol string `json:"protocol"`
+	Method   string `json:"method,omitempty"`
+	Path     string `json:"path,omitempty"`
+	BytesOut int64  `json:"bytes_out"`
+	BytesIn  int64  `json:"bytes_in"`
+	Decision string `json:"decision"`
+	Rule     string `json:"rule,omitempty"`
 }
 
 // LineSandbox is the wire form of how a call was confined (Bash only).
@@ -75,7 +93,11 @@ func LineOf(r activity.Record) Line {
 			DataSensitivity: r.Intent.DataSensitivity, Reason: r.Intent.Reason,
 			Decision: r.Intent.Decision, Warning: r.Intent.Warning,
 		},
-		TraceID: r.TraceID, Content: r.Content, Turn: r.Turn,
+		TraceID: r.TraceID, Content: r.Content, Turn: r.Turn, Kind: r.Kind,
+	}
+	if n := r.Network; n != nil {
+		w := LineNetwork(*n)
+		l.Network = &w
 	}
 	if r.Intent.Variant != "" || r.ToolVariant != "" {
 		own := toolVariantWire(r.ToolVariant)
@@ -129,7 +151,11 @@ func (l Line) Record() activity.Record {
 			DataSensitivity: l.Intent.DataSensitivity, Reason: l.Intent.Reason,
 			Decision: l.Intent.Decision, Warning: l.Intent.Warning,
 		},
-		TraceID: l.TraceID, Content: l.Content, Turn: l.Turn,
+		TraceID: l.TraceID, Content: l.Content, Turn: l.Turn, Kind: l.Kind,
+	}
+	if n := l.Network; n != nil {
+		c := activity.Connection(*n)
+		r.Network = &c
 	}
 	if sb := l.Sandbox; sb != nil {
 		r.Sandbox = &tool.Confinement{Enforced: sb.Enforced, ABI: sb.LandlockABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}

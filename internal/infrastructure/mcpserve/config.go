@@ -50,6 +50,14 @@ type fileSandbox struct {
 	Network  *bool    `json:"network,omitempty"`
 	Writable []string `json:"writable"`
 	Readable []string `json:"readable,omitempty"`
+	// Egress is the network allow and deny lists; network is then false.
+	Egress *fileEgress `json:"egress,omitempty"`
+}
+
+// fileEgress is mcp_proxy.sandbox.network's {allow, deny} form.
+type fileEgress struct {
+	Allow []string `json:"allow"`
+	Deny  []string `json:"deny,omitempty"`
 }
 
 type filePluginTools struct {
@@ -89,6 +97,9 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 	if sb := spec.Sandbox; sb.Mode != "" { // the zero value means the defaults: nothing to write
 		network := sb.Network
 		c.Sandbox = &fileSandbox{Mode: sb.Mode, Network: &network, Writable: append([]string{}, sb.Writable...), Readable: sb.Readable}
+		if e := sb.Egress; e != nil {
+			c.Sandbox.Egress = &fileEgress{Allow: append([]string{}, e.Allow...), Deny: e.Deny}
+		}
 	}
 	return json.MarshalIndent(c, "", "  ")
 }
@@ -159,6 +170,10 @@ func (c fileConfig) spec() toolset.Spec {
 		}
 		s.Sandbox.Writable = sb.Writable
 		s.Sandbox.Readable = sb.Readable
+		if e := sb.Egress; e != nil {
+			s.Sandbox.Egress = &toolset.Egress{Allow: e.Allow, Deny: e.Deny}
+			s.Sandbox.Network = false
+		}
 	}
 	return s
 }

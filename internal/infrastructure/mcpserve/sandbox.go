@@ -9,15 +9,24 @@ import (
 )
 
 // sandboxOptions are the Bash sandbox settings of cfg (docs/decisions/0012-kernel-sandbox.md).
-func sandboxOptions(cfg toolset.Spec) *builtins.SandboxOptions {
+// A step with a network allow list gets the egress proxy, whose connections rec records.
+func sandboxOptions(cfg toolset.Spec, rec *egressRecorder) *builtins.SandboxOptions {
 	sb := cfg.Sandbox
 	if sb.Mode == "" {
 		sb = toolset.DefaultSandbox()
 	}
-	return &builtins.SandboxOptions{
+	o := &builtins.SandboxOptions{
 		Settings: sandbox.Settings{Mode: sb.Mode, Network: sb.Network, Writable: sb.Writable, Readable: sb.Readable},
 		Allow:    cfg.Intent.Allow,
 	}
+	if e := sb.Egress; e != nil {
+		o.Settings.Network = false
+		o.Settings.Egress = &sandbox.Egress{Allow: e.Allow, Deny: e.Deny}
+		if rec != nil {
+			o.EgressRecord = rec.record
+		}
+	}
+	return o
 }
 
 // protectedFiles are the paths no tool may change besides .awf/ and .git's hooks and config:

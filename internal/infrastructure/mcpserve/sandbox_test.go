@@ -21,11 +21,11 @@ import (
 
 func TestSandboxOptions(t *testing.T) {
 	allow := []tool.Variant{tool.VariantRead}
-	got := sandboxOptions(toolset.Spec{Intent: toolset.Intent{Allow: allow}})
+	got := sandboxOptions(toolset.Spec{Intent: toolset.Intent{Allow: allow}}, nil)
 	if got.Settings.Mode != sandbox.ModeAuto || !got.Settings.Network || !reflect.DeepEqual(got.Allow, allow) {
 		t.Fatalf("defaults: %+v", got)
 	}
-	got = sandboxOptions(toolset.Spec{Sandbox: toolset.Sandbox{Mode: "off", Network: false, Writable: []string{"w"}}})
+	got = sandboxOptions(toolset.Spec{Sandbox: toolset.Sandbox{Mode: "off", Network: false, Writable: []string{"w"}}}, nil)
 	if got.Settings.Mode != "off" || got.Settings.Network || !reflect.DeepEqual(got.Settings.Writable, []string{"w"}) || got.Allow != nil {
 		t.Fatalf("explicit: %+v", got)
 	}

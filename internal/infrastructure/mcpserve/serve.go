@@ -77,12 +77,18 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 		root = wd
 	}
 	providers := append([]ports.ToolProvider(nil), deps.Providers...)
+	deps.Redactor.AddNames(cfg.HideEnv...)
+	var sink ports.ActivitySink
+	if cfg.ActivityFile != "" {
+		// Kept open for the router's life (it closes the sink): one write per call, no open.
+		sink = &activitylog.Appender{Store: activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger, Redactor: deps.Redactor}}
+	}
 	if cfg.Builtins {
 		env := cfg.BashEnv
 		if env == nil {
 			env = hideEnv(builtins.ScrubEnvKeeping(os.Environ(), cfg.EnvPassthrough), cfg.HideEnv, cfg.EnvPassthrough)
 		}
-		b, err := builtins.New(builtins.Options{Root: root, Env: env, Sandbox: sandboxOptions(cfg), Protected: protectedFiles(cfg),
+		b, err := builtins.New(builtins.Options{Root: root, Env: env, Sandbox: sandboxOptions(cfg, newEgressRecorder(cfg.RunID, cfg.Step, sink, deps.Logger)), Protected: protectedFiles(cfg),
 			Workers: deps.Workers, FanOut: deps.BeginFanOut})
 		if err != nil {
 			if fault.CodeOf(err) == fault.UserSandboxUnavailable {
@@ -94,12 +100,6 @@ func Build(ctx context.Context, cfg toolset.Spec, deps Deps) (*routing.Router, e
 			deps.Logger.Warn(w, zap.String("step", cfg.Step))
 		}
 		providers = append([]ports.ToolProvider{b}, providers...)
-	}
-	deps.Redactor.AddNames(cfg.HideEnv...)
-	var sink ports.ActivitySink
-	if cfg.ActivityFile != "" {
-		// Kept open for the router's life (it closes the sink): one write per call, no open.
-		sink = &activitylog.Appender{Store: activitylog.FileStore{Path: cfg.ActivityFile, Logger: deps.Logger, Redactor: deps.Redactor}}
 	}
 	return routing.NewRouter(ctx, routing.Options{
 		Logger:   deps.Logger,

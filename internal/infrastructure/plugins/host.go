@@ -47,6 +47,10 @@ type Options struct {
 	// and network namespaces, with no interface but a loopback that is down: a step's
 	// mcp_proxy.sandbox.network: false (docs/decisions/0012-kernel-sandbox.md). An MCP server reached by url: is refused.
 	NoNetwork bool
+	// RemoteAllowed, under NoNetwork, lets through an MCP server reached by url: whose address
+	// the step's network allow list covers (docs/decisions/0028-egress-proxy.md); nil refuses
+	// every one.
+	RemoteAllowed func(rawURL string) bool
 	// SDKOnly calls bridged stdio MCP servers through the go-sdk's client alone, without the
 	// rawcall accelerator; New also sets it when AWF_ACCEL_OFF names bridge-raw (package accel).
 	SDKOnly bool
@@ -116,7 +120,7 @@ func (h *Host) Plugins(context.Context) ([]ports.PluginDecl, error) {
 	}
 	out := make([]ports.PluginDecl, 0, len(m.Specs))
 	for _, s := range m.Specs {
-		out = append(out, ports.PluginDecl{Name: s.Name, Disabled: s.Disabled, Pos: s.Pos, Remote: s.Type == TypeMCP && s.MCP.URL != ""})
+		out = append(out, ports.PluginDecl{Name: s.Name, Disabled: s.Disabled, Pos: s.Pos, Remote: s.Type == TypeMCP && s.MCP.URL != "", URL: remoteURL(s)})
 	}
 	return out, nil
 }
@@ -264,3 +268,11 @@ func (h *Host) isClosed() bool {
 
 // errClosed is returned internally by a start that Close aborted.
 var errClosed = errors.New("plugin host closed")
+
+// remoteURL is the url: of a remote MCP server, "" for any other plugin.
+func remoteURL(s Spec) string {
+	if s.Type != TypeMCP {
+		return ""
+	}
+	return s.MCP.URL
+}

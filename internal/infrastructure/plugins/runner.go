@@ -9,20 +9,24 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin/runner"
 
+	"github.com/awf-dev/awf/internal/infrastructure/process"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
 // procRunner starts a plugin process for go-plugin. It replaces go-plugin's default runner for
 // three reasons: the plugin must not inherit awf's stdin (in `awf mcp-serve` that is the MCP
 // stream, which a plugin reading stdin would corrupt); it runs in its own process group and dies
-// with awf (parent-death signal, Linux); and when it ends or is killed, whatever it spawned is
-// killed with it, so no plugin process outlives awf.
+// with awf (parent-death signal, Linux); and it runs under a reaper (process.Contain), so that
+// when it ends or is killed, whatever it spawned is killed with it, setsid and double-forked
+// processes included: no plugin process outlives the step.
 type procRunner struct {
 	cmd    *exec.Cmd
+	path   string // the plugin's binary; cmd.Path is the reaper's once contained
 	stdout io.ReadCloser
 	stderr io.ReadCloser
 	logger hclog.Logger
@@ -38,7 +42,9 @@ var _ runner.Runner = (*procRunner)(nil)
 
 func newProcRunner(logger hclog.Logger, cmd *exec.Cmd) (*procRunner, error) {
 	cmd.Stdin = nil // /dev/null: never awf's stdin
+	path := cmd.Path
 	setProcAttr(cmd)
+	process.Contain(cmd, reapGrace)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -47,8 +53,12 @@ func newProcRunner(logger hclog.Logger, cmd *exec.Cmd) (*procRunner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &procRunner{cmd: cmd, stdout: stdout, stderr: stderr, logger: logger}, nil
+	return &procRunner{cmd: cmd, path: path, stdout: stdout, stderr: stderr, logger: logger}, nil
 }
+
+// reapGrace is how long a plugin's processes get between SIGTERM and SIGKILL when its reaper
+// is told to stop; go-plugin's own stop sends SIGKILL, which KillTree passes on to them all.
+const reapGrace = time.Second
 
 // Start starts the process, unless Kill was called first (an aborted start).
 func (r *procRunner) Start(context.Context) error {
@@ -63,7 +73,7 @@ func (r *procRunner) Start(context.Context) error {
 		return err
 	}
 	r.pid = r.cmd.Process.Pid
-	r.logger.Debug("plugin process started", "path", r.cmd.Path, "pid", r.pid)
+	r.logger.Debug("plugin process started", "path", r.path, "pid", r.pid)
 	return nil
 }
 
@@ -112,7 +122,7 @@ func (r *procRunner) PID() int {
 
 func (r *procRunner) Stdout() io.ReadCloser { return r.stdout }
 func (r *procRunner) Stderr() io.ReadCloser { return r.stderr }
-func (r *procRunner) Name() string          { return r.cmd.Path }
+func (r *procRunner) Name() string          { return r.path }
 
 // ID is the pid; go-plugin treats "" as "nothing to kill".
 func (r *procRunner) ID() string {
@@ -124,7 +134,7 @@ func (r *procRunner) ID() string {
 
 // Diagnose explains a failed handshake.
 func (r *procRunner) Diagnose(context.Context) string {
-	return fmt.Sprintf("%s did not answer the awf plugin handshake: is it an awf plugin built with github.com/awf-dev/awf/pkg/plugin for this platform?", r.cmd.Path)
+	return fmt.Sprintf("%s did not answer the awf plugin handshake: is it an awf plugin built with github.com/awf-dev/awf/pkg/plugin for this platform?", r.path)
 }
 
 func (r *procRunner) PluginToHost(network, addr string) (string, string, error) {

@@ -3,6 +3,7 @@ package process
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"io"
 	"os"
 	"os/exec"
 	"strconv"
@@ -149,4 +150,45 @@ func KillTree(pid int) {
 	}
 	_ = KillGroup(pid, syscall.SIGKILL)
 	Sweep(token, time.Second)
+}
+
+// maxExitReport bounds what StartLingering reads of the reaper's report: a decimal status.
+const maxExitReport = 32
+
+// StartLingering starts cmd under a reaper (Contain, Prepare, Start) that lets the command's
+// tree outlive it for linger: a process still running once the command has exited and linger
+// has passed gets SIGTERM, then SIGKILL after grace, and so does every process of the tree when
+// the reaper gets SIGTERM. The channel receives the command's own wait status as soon as the
+// command exits, while its tree may still linger, and is closed after that or when the reaper
+// ended without saying (killed). Where no reaper can run it is nil and cmd is the command.
+func StartLingering(cmd *exec.Cmd, linger, grace time.Duration) (<-chan syscall.WaitStatus, error) {
+	Contain(cmd, grace)
+	if !Contained(cmd) {
+		return nil, Start(cmd)
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.ExtraFiles = append(cmd.ExtraFiles, pw)
+	cmd.Env = append(cmd.Env, reaper.LingerEnv+"="+strconv.FormatInt(max(linger, time.Millisecond).Milliseconds(), 10),
+		reaper.ExitEnv+"="+strconv.Itoa(2+len(cmd.ExtraFiles)))
+	err = Start(cmd)
+	pw.Close()
+	cmd.ExtraFiles = cmd.ExtraFiles[:len(cmd.ExtraFiles)-1]
+	if err != nil {
+		pr.Close()
+		return nil, err
+	}
+	exited := make(chan syscall.WaitStatus, 1)
+	go func() {
+		defer close(exited)
+		defer pr.Close()
+		var buf [maxExitReport]byte
+		n, _ := io.ReadFull(pr, buf[:])
+		if ws, err := strconv.ParseUint(strings.TrimSpace(string(buf[:n])), 10, 32); err == nil && n > 0 {
+			exited <- syscall.WaitStatus(ws)
+		}
+	}()
+	return exited, nil
 }

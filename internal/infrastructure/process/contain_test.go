@@ -13,50 +13,27 @@ import (
 	"time"
 
 	"github.com/awf-dev/awf/internal/infrastructure/process/reaper"
+	"github.com/awf-dev/awf/internal/infrastructure/process/reaper/reapertest"
 	"github.com/awf-dev/awf/tests/testkit"
 )
-
-// escapers is a script that starts a setsid child and a double-forked one, each writing its
-// pid to a file under $D before sleeping and touching a marker; it returns once both run.
-const escapers = `setsid sh -c 'echo $$ > "$D/p1"; sleep 2; touch "$D/m1"' &
-( sh -c 'echo $$ > "$D/p2"; sleep 2; touch "$D/m2"' & )
-while [ ! -s "$D/p1" ] || [ ! -s "$D/p2" ]; do sleep 0.01; done
-`
 
 func escaperCmd(t *testing.T, tail string) (*exec.Cmd, string) {
 	t.Helper()
 	dir := t.TempDir()
-	cmd := exec.Command("sh", "-c", escapers+tail)
+	cmd := exec.Command("sh", "-c", reapertest.New(dir).Script()+tail)
 	cmd.Env = append(os.Environ(), "D="+dir, "HOME="+dir, "TMPDIR="+dir)
 	return cmd, dir
 }
 
 // assertTreeGone checks, right after the start ended, that the escapers are dead (not merely
-// signalled: the reaper returns only once they are reaped), that nothing carries the start's
-// token, and that no marker appears.
+// signalled: the reaper returns only once they are reaped) and that nothing carries the
+// start's token.
 func assertTreeGone(t *testing.T, cmd *exec.Cmd, dir string) {
 	t.Helper()
-	for _, f := range []string{"p1", "p2"} {
-		b, err := os.ReadFile(filepath.Join(dir, f))
-		pid, _ := strconv.Atoi(strings.TrimSpace(string(b)))
-		if err != nil || pid == 0 {
-			t.Fatalf("%s: escaper never started: %q %v", f, b, err)
-		}
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-			t.Errorf("escaper %s (pid %d) outlived the start: %v", f, pid, err)
-		}
-	}
 	if left := reaper.WithToken(Token(cmd)); len(left) > 0 {
 		t.Errorf("processes carrying the token remain: %v", left)
 	}
-	// The escapers sleep 2 s before touching; they are dead already, so this only confirms it.
-	time.Sleep(2500 * time.Millisecond)
-	for _, m := range []string{"m1", "m2"} {
-		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
-			t.Errorf("marker %s appeared", m)
-		}
-	}
+	reapertest.New(dir).CheckGone(t)
 }
 
 func TestRunEndsSetsidAndDoubleForkAfterExit(t *testing.T) {

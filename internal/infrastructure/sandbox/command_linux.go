@@ -27,15 +27,20 @@ import (
 // (confine.dropCapabilities).
 func namespaces(network bool) *syscall.SysProcAttr {
 	flags := uintptr(syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID)
+	caps := []uintptr{capSetpcap, capSysAdmin}
 	if !network {
 		flags |= syscall.CLONE_NEWNET
+		// CAP_NET_ADMIN brings the namespace's loopback up for an egress list's forwarders
+		// (confine.startEgress); it is dropped with the others before the command runs.
+		caps = append(caps, capNetAdmin)
 	}
-	return &syscall.SysProcAttr{Cloneflags: flags, AmbientCaps: []uintptr{capSetpcap, capSysAdmin}}
+	return &syscall.SysProcAttr{Cloneflags: flags, AmbientCaps: caps}
 }
 
 // Capability numbers (include/uapi/linux/capability.h).
 const (
 	capSetpcap  = 8
+	capNetAdmin = 12
 	capSysAdmin = 21
 )
 

@@ -44,6 +44,9 @@ type Settings struct {
 	Writable []string `json:"writable"`
 	// Readable are hidden paths (HiddenPaths) the step opens on purpose.
 	Readable []string `json:"readable,omitempty"`
+	// Egress, when set, is the step's network allow and deny lists: Bash runs without network
+	// but for awf's egress proxy (ProxyEnv); Network is then false.
+	Egress *Egress `json:"egress,omitempty"`
 }
 
 // DefaultSettings are the settings of a step that says nothing: enforce when possible, network on.

@@ -31,6 +31,10 @@ func (l *loader) sandbox(n *yaml.Node, pm posMaps, s *workflow.SandboxSettings) 
 				s.Mode = "auto"
 			}
 		case "network":
+			if f.V.Kind == yaml.MappingNode {
+				s.Network, s.Egress = false, l.egress(f.V, pm)
+				break
+			}
 			s.Network = l.boolean(f.V, "sandbox.network", true)
 		case "writable":
 			paths, pos, _ := l.strList(f.V, "sandbox.writable", "`writable: [../build-cache]`")

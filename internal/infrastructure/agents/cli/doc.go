@@ -14,11 +14,13 @@
 // temporary directory of the provider's own when the step has no proxy). And a CLI must not
 // leave processes behind, whether it exits or is stopped.
 //
-// Run therefore does its own supervision on top of process.Prepare and process.KillGroup
-// rather than process.Wait, for two reasons measured with the real CLIs. process.Wait sends
-// SIGKILL to the group the moment its leader exits, which would kill the CLI's MCP server
-// (awf mcp-serve) while it flushes its spans on stdin EOF: here stragglers get Linger to leave
-// on their own first, then SIGTERM, Grace, SIGKILL. And codex starts its MCP server in a
-// process group of its own, out of reach of a signal to the CLI's group: Run watches /proc
-// while the CLI runs and signals every group its descendants moved into as well.
+// Run therefore starts the CLI under a reaper (process.StartLingering): a subreaper that keeps
+// every process the CLI starts below it, setsid and double-forked ones included, so that they
+// all end with the step. It does not use process.Run, for a reason measured with the real CLIs:
+// a reaper there SIGKILLs the tree the moment the command exits, which would kill the CLI's
+// MCP server (awf mcp-serve) while it flushes its spans on stdin EOF; here stragglers get
+// Linger to leave on their own first, then SIGTERM, Grace, SIGKILL, and the reaper reports the
+// CLI's own exit as soon as it happens. Where no reaper can run (no /proc/self/exe), Run falls
+// back to watching /proc while the CLI runs and signalling every process group its descendants
+// moved into (codex starts its MCP server in a group of its own).
 package cli

@@ -82,13 +82,14 @@ type Result struct {
 	Duration        time.Duration
 }
 
-// Run runs the CLI with stdin on /dev/null, in its own process group with a parent-death
-// signal. A non-zero exit is a Result, not an error. The error is for a CLI that could not
-// start (fault.ExecutionAgentCLINotFound, fault.ExecutionAgentSetup) or that was stopped because ctx ended (fault.ExecutionAgentStopped, wrapping
-// a *process.CancelledError and so ctx's cause): SIGTERM, Grace, then SIGKILL, sent to the
-// CLI's group and to every group a descendant of it moved into. Either way, Run returns only
-// once none of those processes is left (a double-forked daemon that left before it could be
-// seen is the one thing out of reach).
+// Run runs the CLI with stdin on /dev/null under a reaper (process.StartLingering), in its own
+// process group with a parent-death signal. A non-zero exit is a Result, not an error. The
+// error is for a CLI that could not start (fault.ExecutionAgentCLINotFound,
+// fault.ExecutionAgentSetup) or that was stopped because ctx ended (fault.ExecutionAgentStopped,
+// wrapping a *process.CancelledError and so ctx's cause): SIGTERM, Grace, then SIGKILL, sent to
+// every process the CLI started. Either way, Run returns only once none of those processes is
+// left, setsid and double-forked ones included; without a reaper, once none is left in the
+// CLI's group and the groups its descendants were seen to move into.
 func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 	c = c.withDefaults()
 	if command.Dir != "" {
@@ -113,9 +114,11 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 	// *os.File outputs go to the child as they are: exec starts no copier, so Wait returns as
 	// soon as the CLI exits even if a straggler holds the pipes, and the family is settled.
 	cmd.Stdout, cmd.Stderr = outW, errW
-	process.Prepare(cmd)
 	began := time.Now()
-	if err := cmd.Start(); err != nil {
+	// Under a reaper, so that what the CLI starts with setsid or a double fork ends with the
+	// step too; its MCP server may still flush its spans for Linger after the CLI is gone.
+	exited, err := process.StartLingering(cmd, c.Linger, c.Grace)
+	if err != nil {
 		closeAll(outR, outW, errR, errW)
 		return Result{}, startError(command, err)
 	}
@@ -125,11 +128,23 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 	go pump(stdout, outR, &pumps)
 	go pump(stderr, errR, &pumps)
 
-	werr, stopped := supervise(ctx, cmd, c.Linger, c.Grace)
+	var (
+		werr    error
+		stopped bool
+		status  *syscall.WaitStatus
+	)
+	if exited != nil {
+		werr, stopped, status = superviseReaper(ctx, cmd, exited, c.Grace)
+	} else {
+		werr, stopped = supervise(ctx, cmd, c.Linger, c.Grace)
+	}
 	drain(&pumps, drainWait, outR, errR)
 	res := Result{Stderr: stderr.String(), Duration: time.Since(began)}
 	res.Stdout, res.StdoutTruncated = stdout.result()
 	res.ExitCode = exitCode(cmd.ProcessState)
+	if status != nil {
+		res.ExitCode = statusCode(*status)
+	}
 	if stopped {
 		cause := context.Cause(ctx)
 		return res, fault.Wrap(&process.CancelledError{Cause: cause, Wait: werr}, fault.ExecutionAgentStopped,
@@ -187,6 +202,14 @@ func exitCode(ps *os.ProcessState) int {
 		return 128 + int(ws.Signal())
 	}
 	return ps.ExitCode()
+}
+
+// statusCode is exitCode for a wait status the reaper reported.
+func statusCode(ws syscall.WaitStatus) int {
+	if ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ws.ExitStatus()
 }
 
 // startError explains why the CLI did not start: a missing or non-executable binary (or

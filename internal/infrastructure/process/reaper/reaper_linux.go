@@ -27,6 +27,13 @@ const (
 	FDsEnv = "AWF_PROC_REAP_FDS"
 	// StatEnv names the descriptor where the reaper writes the exec's errno, 0 on success.
 	StatEnv = "AWF_PROC_REAP_STAT"
+	// LingerEnv, in milliseconds, lets the tree outlive the command for that long before it
+	// gets SIGTERM, grace and SIGKILL (an agent CLI's MCP server flushes its spans after the
+	// CLI is gone); without it the tree is SIGKILLed as soon as the command exits.
+	LingerEnv = "AWF_PROC_REAP_LINGER"
+	// ExitEnv names the descriptor where the reaper writes the command's own wait status, in
+	// decimal, as soon as the command exits: its starter learns it while the tree lingers.
+	ExitEnv = "AWF_PROC_REAP_EXIT"
 	// TokenEnv is the reserved variable that carries a start's token to every process the
 	// start spawns. It is random per start, so a sweep by token ends only that start's
 	// processes, and a process cannot name another start's token without reading its
@@ -60,8 +67,14 @@ func init() {
 func Main(path string, argv []string) int {
 	grace := envInt(GraceEnv, int(defaultGrace.Milliseconds()))
 	nfd := max(envInt(FDsEnv, 3), 3)
-	statFD := envInt(StatEnv, -1)
-	env := Without(os.Environ(), GraceEnv, FDsEnv, StatEnv)
+	statFD, exitFD := envInt(StatEnv, -1), envInt(ExitEnv, -1)
+	linger := time.Duration(envInt(LingerEnv, 0)) * time.Millisecond
+	for _, fd := range []int{statFD, exitFD} {
+		if fd >= nfd {
+			syscall.CloseOnExec(fd) // the reaper's own: the command must not hold them open
+		}
+	}
+	env := Without(os.Environ(), GraceEnv, FDsEnv, StatEnv, LingerEnv, ExitEnv)
 	_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 	sigs := make(chan os.Signal, 4)
 	ossignal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -82,7 +95,16 @@ func Main(path string, argv []string) int {
 	for i := 3; i < nfd; i++ {
 		_ = syscall.Close(i) // the tree holds its own copies; ours must not keep pipes open
 	}
-	return superviseTree(pid, sigs, time.Duration(grace)*time.Millisecond)
+	return superviseTree(pid, sigs, time.Duration(grace)*time.Millisecond, linger, exitFD)
+}
+
+// reportExit writes the command's wait status to fd, if the starter asked for it.
+func reportExit(fd int, ws syscall.WaitStatus) {
+	if fd < 0 {
+		return
+	}
+	_, _ = syscall.Write(fd, []byte(strconv.FormatUint(uint64(ws), 10)+"\n"))
+	_ = syscall.Close(fd)
 }
 
 // reportStart writes the exec's errno (0 for success) to fd, if the starter asked for it.
@@ -99,15 +121,18 @@ func reportStart(fd int, err error) {
 }
 
 // superviseTree reaps every child until none is left. The command's exit SIGKILLs the rest of
-// the tree; a signal to the reaper passes SIGTERM on and SIGKILLs the tree after grace.
-func superviseTree(pid int, sigs <-chan os.Signal, grace time.Duration) int {
+// the tree, or with linger, once linger has passed, SIGTERMs it and SIGKILLs it after grace; a
+// signal to the reaper passes SIGTERM on and SIGKILLs the tree after grace. The command's
+// status goes to exitFD as soon as it is known.
+func superviseTree(pid int, sigs <-chan os.Signal, grace, linger time.Duration, exitFD int) int {
 	cmdExit := make(chan syscall.WaitStatus, 1)
 	allGone := make(chan struct{})
 	go reapAll(pid, cmdExit, allGone)
 	var (
-		status  syscall.WaitStatus
-		killing bool
-		timeout <-chan time.Time
+		status   syscall.WaitStatus
+		killing  bool
+		timeout  <-chan time.Time
+		lingered <-chan time.Time
 	)
 	startKilling := func() {
 		if !killing {
@@ -115,15 +140,26 @@ func superviseTree(pid int, sigs <-chan os.Signal, grace time.Duration) int {
 			go killTree(allGone)
 		}
 	}
+	terminate := func() {
+		signalTree(syscall.SIGTERM)
+		if timeout == nil {
+			timeout = time.After(grace)
+		}
+	}
 	for {
 		select {
 		case status = <-cmdExit:
-			startKilling()
-		case <-sigs:
-			signalTree(syscall.SIGTERM)
-			if timeout == nil {
-				timeout = time.After(grace)
+			reportExit(exitFD, status)
+			exitFD = -1
+			if linger <= 0 {
+				startKilling()
+			} else {
+				lingered = time.After(linger)
 			}
+		case <-lingered:
+			terminate()
+		case <-sigs:
+			terminate()
 		case <-timeout:
 			startKilling()
 		case <-allGone:

@@ -81,6 +81,11 @@ func apply(p Policy) error {
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return wrap("cannot mount a private /proc", err)
 	}
+	if p.Proxy != "" {
+		if err := startEgress(p.Proxy); err != nil {
+			return err
+		}
+	}
 	if err := dropCapabilities(); err != nil {
 		return err
 	}

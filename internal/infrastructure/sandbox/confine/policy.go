@@ -18,7 +18,10 @@ type Policy struct {
 	Protected []string // never writable, whatever the policy
 	Hidden    []string // covered by an empty read-only directory or file, when they exist
 	Network   bool     // false: a network namespace with no interface up, no unix sockets
-	Probe     bool     // apply everything, then exit 0 without a command
+	// Proxy is the host's egress proxy socket, reached from the sandbox only through the
+	// helper's forwarders on the namespace's loopback (egress_linux.go); it needs Network false.
+	Proxy string
+	Probe bool // apply everything, then exit 0 without a command
 	// Readable are hidden paths the call may read all the same (a step's sandbox.readable).
 	// They stay with the caller: package sandbox leaves them out of Hidden, which is what the
 	// helper receives.
@@ -36,6 +39,7 @@ const (
 	argProtected = "-protected"
 	argHide      = "-hide"
 	argNoNetwork = "-no-network"
+	argProxy     = "-egress-proxy"
 	argProbe     = "-probe"
 	argEnd       = "--"
 )
@@ -54,6 +58,9 @@ func (p Policy) Args(command []string) []string {
 	}
 	if !p.Network {
 		out = append(out, argNoNetwork)
+	}
+	if p.Proxy != "" {
+		out = append(out, argProxy, p.Proxy)
 	}
 	if p.Probe {
 		out = append(out, argProbe)
@@ -77,7 +84,7 @@ func ParseArgs(args []string) (Policy, []string, error) {
 		case argProbe:
 			p.Probe = true
 			continue
-		case argPolicy, argRoot, argTmp, argWritable, argProtected, argHide:
+		case argPolicy, argRoot, argTmp, argWritable, argProtected, argHide, argProxy:
 		default:
 			return p, nil, errors.New("unknown helper option " + a)
 		}
@@ -98,6 +105,8 @@ func ParseArgs(args []string) (Policy, []string, error) {
 			p.Protected = append(p.Protected, v)
 		case argHide:
 			p.Hidden = append(p.Hidden, v)
+		case argProxy:
+			p.Proxy = v
 		}
 	}
 	return p, nil, errors.New("no -- before the command")
@@ -111,6 +120,9 @@ func (p Policy) check() error {
 	}
 	if p.TmpDir == "" || p.Root == "" {
 		return errors.New("policy without root or temp directory")
+	}
+	if p.Proxy != "" && p.Network {
+		return errors.New("an egress proxy needs a namespace without network")
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ func TestArgsRoundTrip(t *testing.T) {
 	for _, p := range []Policy{
 		{Policy: PolicyWrite, Root: "/r", TmpDir: "/t", Writable: []string{"/w", "/with space", "-policy"}, Protected: []string{"/r/.awf", "/x\ny"}, Hidden: []string{"/h/.ssh", "-hide"}, Network: true},
 		{Policy: PolicyRead, Root: "/r", TmpDir: "/t", Network: false, Probe: true},
+		{Policy: PolicyWrite, Root: "/r", TmpDir: "/t", Network: false, Proxy: "/tmp/awf-egress-1/c1.sock"},
 	} {
 		cmd := []string{"/bin/bash", "-c", "echo -- -policy"}
 		if p.Probe {
@@ -34,6 +35,8 @@ func TestParseArgsRejects(t *testing.T) {
 		{[]string{"-policy", "read", "-root", "/r", "--"}, "without root or temp directory"},
 		{[]string{"-policy", "read", "-root", "/r", "-tmp", "/t", "-bogus", "--"}, "unknown helper option -bogus"},
 		{[]string{"-policy", "read", "-root"}, "-root needs a value"},
+		{[]string{"-policy", "read", "-root", "/r", "-tmp", "/t", "-egress-proxy", "/s", "--"}, "an egress proxy needs a namespace without network"},
+		{[]string{"-policy", "read", "-root", "/r", "-tmp", "/t", "-no-network", "-egress-proxy"}, "-egress-proxy needs a value"},
 	} {
 		if _, _, err := ParseArgs(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.in, err, tc.want)

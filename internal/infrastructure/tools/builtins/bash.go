@@ -68,7 +68,7 @@ func (p *Provider) callBash(ctx context.Context, raw json.RawMessage) tool.Resul
 	case err != nil:
 		res = tool.Error(fmt.Sprintf("%s\n[%v]", orNoOutput(out), err))
 	case code != 0:
-		res = tool.Error(fmt.Sprintf("%s\n[exit code %d]%s", orNoOutput(out), code, deniedNote(conf, out)))
+		res = tool.Error(fmt.Sprintf("%s\n[exit code %d]%s", orNoOutput(out), code, p.sbx.egressNote(deniedNote(conf, out))))
 	default:
 		res = tool.Text(orNoOutput(out))
 	}
@@ -103,7 +103,7 @@ func (p *Provider) runShell(ctx context.Context, command string, timeout time.Du
 		pr  *os.File
 	)
 	if conf != nil && conf.Enforced {
-		sp, cleanup, err := p.sbx.start(conf, p.root.Path(), shell, command, p.env)
+		sp, cleanup, err := p.sbx.start(ctx, conf, p.root.Path(), shell, command, p.env)
 		if err != nil {
 			return "", -1, fmt.Errorf("the sandbox could not be prepared, so the command did not run: %v", err)
 		}

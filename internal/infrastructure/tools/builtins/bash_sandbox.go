@@ -1,7 +1,9 @@
 package builtins
 
 import (
+	"context"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/tool"
+	"github.com/awf-dev/awf/internal/infrastructure/egressproxy"
 	"github.com/awf-dev/awf/internal/infrastructure/sandbox"
 )
 
@@ -21,6 +24,12 @@ type SandboxOptions struct {
 	// Allow is the step's intent.allow list (nil: all three): Bash is offered as, and confined
 	// to, the highest variant it contains.
 	Allow []tool.Variant
+	// EgressRecord receives one record per connection attempt through the egress proxy of a
+	// step with Settings.Egress, with the context of the Bash call that made it.
+	EgressRecord func(context.Context, egressproxy.Record)
+	// EgressLookup resolves names for the egress proxy; nil uses the system's resolver. Tests
+	// set it to a hosts file of their own.
+	EgressLookup func(ctx context.Context, host string) ([]netip.Addr, error)
 }
 
 // bashSandbox is the Provider's sandbox state, fixed at New.
@@ -32,6 +41,7 @@ type bashSandbox struct {
 	writable  []string
 	protected []string
 	readable  []string // hidden paths the step opens (sandbox.readable)
+	egress    *bashEgress
 
 	mu      sync.Mutex
 	pending *spareSlot // the spare for the next call, being started or ready
@@ -71,11 +81,18 @@ func newBashSandbox(o *SandboxOptions, root string, protected []string) (*bashSa
 			}
 		}
 	}
+	var err error
 	sb := &bashSandbox{self: self, status: sandbox.Probe(self), network: o.Settings.Network, variant: highest(o.Allow), readable: o.Settings.Readable,
 		protected: sandbox.ProtectedPaths(root, append(append([]string(nil), protected...), own...))}
 	if !sb.status.Enforced && o.Settings.Mode == sandbox.ModeRequired {
 		return nil, fault.New(fault.UserSandboxUnavailable, "mcp_proxy.sandbox.mode is required but the kernel cannot enforce the sandbox: %s", sb.status.Reason).
 			WithHint("run on Linux 5.13+ with Landlock enabled and unprivileged user namespaces allowed, or set mcp_proxy.sandbox.mode: auto")
+	}
+	if o.Settings.Egress != nil {
+		sb.network = false
+		if sb.egress, err = newBashEgress(o.Settings.Egress, egressproxy.Options{Record: o.EgressRecord, Lookup: o.EgressLookup}); err != nil {
+			return nil, err
+		}
 	}
 	for _, w := range o.Settings.Writable {
 		if !filepath.IsAbs(w) {
@@ -126,6 +143,9 @@ func (p *Provider) SandboxWarning() string {
 	if p.sbx == nil || p.sbx.status.Enforced {
 		return ""
 	}
+	if p.sbx.egress != nil {
+		return "the Bash sandbox cannot be enforced here, so Bash runs unconfined as before and its network allow list is not enforced: " + p.sbx.status.Reason
+	}
 	return "the Bash sandbox cannot be enforced here, so Bash runs unconfined as before: " + p.sbx.status.Reason
 }
 
@@ -147,7 +167,7 @@ func (sb *bashSandbox) confinement(v tool.Variant) *tool.Confinement {
 // cleanup, for after the helper is reaped, removes the call's private temp directory and starts
 // the spare for the next call: after the call, not during it, so the Go start-up of the next
 // helper (most of the sandbox's cost) runs while the agent thinks, not beside the command.
-func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string, env []string) (*sandbox.Spare, func(), error) {
+func (sb *bashSandbox) start(ctx context.Context, conf *tool.Confinement, root, shell, command string, env []string) (*sandbox.Spare, func(), error) {
 	tmp, err := os.MkdirTemp("", "awf-bash-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("cannot create the call's private temp directory: %v", err)
@@ -157,6 +177,14 @@ func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string
 		pol.Writable = sb.writable
 	}
 	argv, cenv := []string{shell, "-c", command}, sandbox.TempEnv(env, tmp)
+	stopEgress := func() {}
+	if sb.egress != nil {
+		if pol.Proxy, stopEgress, err = sb.egress.listen(ctx); err != nil {
+			_ = os.RemoveAll(tmp)
+			return nil, nil, err
+		}
+		cenv = sandbox.ProxyEnv(cenv)
+	}
 	sp, err := sb.take(root)
 	if err == nil && sp.Send(pol, argv, cenv) != nil {
 		// A spare that died while it waited: one started now takes the call.
@@ -168,10 +196,12 @@ func (sb *bashSandbox) start(conf *tool.Confinement, root, shell, command string
 		}
 	}
 	if err != nil {
+		stopEgress()
 		_ = os.RemoveAll(tmp)
 		return nil, nil, err
 	}
 	return sp, func() {
+		stopEgress()
 		_ = os.RemoveAll(tmp)
 		sb.prepare(root)
 	}, nil
@@ -227,25 +257,76 @@ func (sb *bashSandbox) close() {
 	if sp := sb.claim(); sp != nil {
 		sp.Discard()
 	}
+	sb.egress.close()
 }
 
-// deniedNote is the line added to a failed sandboxed call whose output shows a refused write or
-// connection: the shell's own error says what failed, this says why.
+// deniedNote is the line added to a failed sandboxed call whose output shows a refused write,
+// unix socket or network use: the shell's own error says what failed, this says why. A unix
+// socket refused under network: false reads "Permission denied" as a refused write does, so a
+// refusal on a line that names a socket or a connection (or right after a traceback's source
+// line that does, as Python prints it) gets the socket's own note, not the write's.
 func deniedNote(conf *tool.Confinement, out string) string {
 	if conf == nil || !conf.Enforced {
 		return ""
 	}
-	where := "the step's root, its sandbox.writable paths and $TMPDIR"
-	if conf.Policy == string(tool.VariantRead) {
-		where = "$TMPDIR only (this step allows read)"
+	socket, write := refusals(out, conf.Network)
+	note := ""
+	if socket {
+		note += fmt.Sprintf("\n[sandbox: this step has no network (mcp_proxy.sandbox.network: false), so the kernel refuses every unix socket too (socket(AF_UNIX) fails with \"Permission denied\"; socketpair works); a step that must reach a local daemon needs network: true (%s)]", fault.UserSandboxDenied)
 	}
-	switch {
-	case strings.Contains(out, "Read-only file system"), strings.Contains(out, "Permission denied"), strings.Contains(out, "Operation not permitted"):
-		return fmt.Sprintf("\n[sandbox: the kernel denied this; a Bash call under the %s policy may write in %s, never in .awf/, .git/hooks/ or .git/config (%s)]", conf.Policy, where, fault.UserSandboxDenied)
-	case !conf.Network && (strings.Contains(out, "Network is unreachable") || strings.Contains(out, "Could not resolve") || strings.Contains(out, "Temporary failure in name resolution")):
-		return fmt.Sprintf("\n[sandbox: this step has no network (mcp_proxy.sandbox.network: false) (%s)]", fault.UserSandboxDenied)
+	if write {
+		where := "the step's root, its sandbox.writable paths and $TMPDIR"
+		if conf.Policy == string(tool.VariantRead) {
+			where = "$TMPDIR only (this step allows read)"
+		}
+		note += fmt.Sprintf("\n[sandbox: the kernel denied this; a Bash call under the %s policy may write in %s, never in .awf/, .git/hooks/ or .git/config (%s)]", conf.Policy, where, fault.UserSandboxDenied)
 	}
-	return ""
+	if note == "" && !conf.Network && (strings.Contains(out, "Network is unreachable") || strings.Contains(out, "Could not resolve") || strings.Contains(out, "Temporary failure in name resolution")) {
+		note = fmt.Sprintf("\n[sandbox: this step has no network (mcp_proxy.sandbox.network: false) (%s)]", fault.UserSandboxDenied)
+	}
+	return note
+}
+
+// refusals reads a call's output line by line: socket says a unix socket was refused (only
+// without network: with it, the sandbox refuses no socket, so a "Permission denied" there is
+// the file's own mode), write that a write was.
+func refusals(out string, network bool) (socket, write bool) {
+	prev := ""
+	for line := range strings.SplitSeq(out, "\n") {
+		if strings.Contains(line, "Read-only file system") {
+			write = true
+		} else if strings.Contains(line, "Permission denied") || strings.Contains(line, "Operation not permitted") {
+			switch {
+			case !names(line, socketWords...) && !(traceback(prev) && names(prev, socketWords...)):
+				write = true
+			case !network:
+				socket = true
+			}
+		}
+		prev = line
+	}
+	return socket, write
+}
+
+// traceback reports whether line is the source line of a traceback (indented), which names
+// the call that failed on the line after it.
+func traceback(line string) bool {
+	return strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t")
+}
+
+// socketWords mark a line about a socket or a connection in the errors of common clients
+// (ssh-add, docker, socat, nc, curl, Python).
+var socketWords = []string{"socket", "connect", "af_unix", "unix:"}
+
+// names reports whether line holds any of words, ignoring case.
+func names(line string, words ...string) bool {
+	l := strings.ToLower(line)
+	for _, w := range words {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // bashDefinition is Bash as offered under an enforced sandbox: its annotations and description

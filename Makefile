@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X main.version=$(VERSION)
 FUZZTIME  ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate refcompare demo demo-review clean tools
+.PHONY: all build dist image plugins demo-hello proto test test-race test-unit lint lint-arch vet staticcheck bench fuzz mutate refcompare demo demo-review clean tools
 
 all: build
 
@@ -61,6 +61,48 @@ fuzz: ## each fuzz target for FUZZTIME (default 10s; use FUZZTIME=5m for a real 
 			echo "fuzz $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 5x $$pkg; \
 		done; \
 	done
+
+DIST      ?= $(BIN)/dist
+PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+COMMIT    := $(shell git rev-parse HEAD 2>/dev/null)
+# Archives keep the same name from release to release (awf_<os>_<arch>.tar.gz), so a download
+# URL needs only the tag; the version is inside (`awf version`). See docs/decisions/0031-release-archives-and-image.md.
+DIST_LDFLAGS := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT) -buildid=
+
+$(TOOLS)/cyclonedx-gomod: tools/go.mod tools/go.sum
+	cd tools && $(GO) build -o ../$(TOOLS)/cyclonedx-gomod github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod
+
+dist: $(TOOLS)/cyclonedx-gomod ## static release archives for $(PLATFORMS) in $(DIST)/, with SHA256SUMS and CycloneDX SBOMs
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	@set -e; for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; name=awf_$${os}_$${arch}; dir=$(DIST)/$$name; mkdir -p $$dir; \
+		echo "dist: $$name"; \
+		for cmd in awf awf-serve; do \
+			CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -o $$dir/$$cmd ./cmd/$$cmd; \
+		done; \
+		cp README.md $$dir/; if [ -f LICENSE ]; then cp LICENSE $$dir/; fi; \
+		tar -C $(DIST) --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -cf - $$name | gzip -n > $$dir.tar.gz; \
+		rm -rf $$dir; \
+	done
+	@set -e; for cmd in awf awf-serve; do \
+		GOOS=linux GOARCH=amd64 CGO_ENABLED=0 $(TOOLS)/cyclonedx-gomod app -json -main cmd/$$cmd -output $(DIST)/$$cmd.cdx.json . 2>$(DIST)/.sbom.log || { cat $(DIST)/.sbom.log; exit 1; }; \
+	done; rm -f $(DIST)/.sbom.log
+	cd $(DIST) && sha256sum *.tar.gz *.cdx.json > SHA256SUMS
+	@echo "dist: $(DIST)/ (version $(VERSION)); check with: cd $(DIST) && sha256sum -c SHA256SUMS"
+
+IMAGE     ?= $(DIST)/awf-image.tar
+IMAGE_ROOT ?= $(BIN)/image-root
+IMAGE_TAG ?= localhost/awf:$(VERSION)
+
+$(TOOLS)/mkimage: tools/go.mod tools/go.sum tools/mkimage/*.go
+	cd tools && $(GO) build -o ../$(TOOLS)/mkimage ./mkimage
+
+image: $(TOOLS)/mkimage ## an OCI image archive ($(IMAGE)) built without a Docker daemon: awf, awf-serve, git, busybox sh, non-root; IMAGE_AGENTS=1 adds node and the pinned agent CLIs (docs/guide/ci.md)
+	@mkdir -p $(dir $(IMAGE))
+	sh tools/mkimage/rootfs.sh $(IMAGE_ROOT)
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -o $(IMAGE_ROOT)/usr/local/bin/awf ./cmd/awf
+	CGO_ENABLED=0 GOOS=linux GOARCH=amd64 $(GO) build -trimpath -ldflags '$(DIST_LDFLAGS)' -o $(IMAGE_ROOT)/usr/local/bin/awf-serve ./cmd/awf-serve
+	$(TOOLS)/mkimage -root $(IMAGE_ROOT) -tag $(IMAGE_TAG) -version $(VERSION) -revision '$(COMMIT)' -o $(IMAGE)
 
 demo: build plugins ## run the offline demo: an agent step whose tools go through awf
 	$(GO) build -trimpath -o $(BIN)/demo-model ./examples/demo-model

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"encoding/json"
-	"io"
+	"fmt"
 	"path/filepath"
 	"sort"
 
@@ -25,12 +24,15 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 
 // activityListFlags are the filters of `awf activity list`.
 type activityListFlags struct {
-	file, runID, toolName, status, intentType, output, kind string
+	file, runID, toolName, status, intentType, format, kind string
+	// output is -o/--output, the deprecated spelling of --format (diagram and report take
+	// -o for a file), still accepted with a warning.
+	output string
 }
 
 // filter checks the flags and turns them into a record filter.
 func (f activityListFlags) filter() (domact.Filter, error) {
-	if err := checkFormat(f.output, "table", "json"); err != nil {
+	if err := checkFormat(f.format, "table", "json"); err != nil {
 		return domact.Filter{}, err
 	}
 	if f.status != "" && f.status != string(domact.OutcomeSuccess) && f.status != string(domact.OutcomeError) && f.status != string(domact.OutcomeRefused) {
@@ -52,6 +54,12 @@ func newActivityListCmd(g *globalFlags) *cobra.Command {
 		Short: "List tool-call records (all runs unless --run or --file)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if fl.output != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), "awf: -o/--output is deprecated here: use --format (-o names an output file in diagram and report)")
+				if !cmd.Flags().Changed("format") {
+					fl.format = fl.output
+				}
+			}
 			f, err := fl.filter()
 			if err != nil {
 				return err
@@ -69,7 +77,7 @@ func newActivityListCmd(g *globalFlags) *cobra.Command {
 				all = append(all, recs...)
 			}
 			sort.SliceStable(all, func(i, j int) bool { return all[i].Time.Before(all[j].Time) })
-			if fl.output == "json" {
+			if fl.format == "json" {
 				return writeJSON(cmd.OutOrStdout(), activitylog.LinesOf(all))
 			}
 			printActivityTable(cmd.OutOrStdout(), all)
@@ -80,9 +88,11 @@ func newActivityListCmd(g *globalFlags) *cobra.Command {
 	list.Flags().StringVar(&fl.runID, "run", "", "only this run")
 	list.Flags().StringVar(&fl.toolName, "tool", "", "only this tool")
 	list.Flags().StringVar(&fl.status, "status", "", "only this outcome: success, error or refused")
-	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only calls whose effective variant (the stronger of the declared one and the tool's own) is read, write or destructive")
 	list.Flags().StringVar(&fl.kind, "kind", "", "only records of this kind: call (tool calls) or network (connections through a step's egress proxy)")
-	list.Flags().StringVarP(&fl.output, "output", "o", "table", "table or json")
+	list.Flags().StringVar(&fl.intentType, "intent-type", "", "only calls whose effective variant (the stronger of the declared one and the tool's own) is read, write or destructive")
+	list.Flags().StringVar(&fl.format, "format", "table", "output format: table or json")
+	list.Flags().StringVarP(&fl.output, "output", "o", "", "table or json")
+	_ = list.Flags().MarkHidden("output") // deprecated: warned about when used
 	return list
 }
 
@@ -144,10 +154,4 @@ func activityFiles(g *globalFlags, file, runID string) ([]string, error) {
 		out = append(out, runs[id])
 	}
 	return out, nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }

@@ -20,6 +20,7 @@ func newMCPServeCmd() *cobra.Command {
 		Version:        version,
 		Providers:      pluginProviders,
 		PluginCommands: plugins.Commands,
+		MaskPlugins:    maskPluginValues,
 		Tracing: func(ctx context.Context, red *redact.Redactor) (func(context.Context) error, error) {
 			_, shutdown, err := telemetry.SetupSync(ctx, "awf-mcp-serve", telemetry.WithRedactor(red))
 			return shutdown, err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -11,10 +10,8 @@ import (
 // Plan shows a dry run's plan: text, one block per state, or JSON.
 func (v *runView) Plan(workflow string, plan []run.PlanStep) {
 	if v.format == "json" {
-		enc := json.NewEncoder(v.out)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false) // placeholders such as <states.x.output> stay readable
-		_ = enc.Encode(map[string]any{"workflow": workflow, "dry_run": true, "states": plan})
+		// placeholders such as <states.x.output> stay readable: no HTML escaping
+		_ = writeJSONDoc(v.out, map[string]any{"workflow": workflow, "dry_run": true, "states": plan}, false)
 		return
 	}
 	fmt.Fprintf(v.out, "Dry run of workflow '%s': nothing is executed.\n", workflow)

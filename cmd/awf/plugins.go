@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -35,8 +36,10 @@ func newPluginsCmd(g *globalFlags) *cobra.Command {
 		Short: "List declared plugins with their state and operations (starts them to ask)",
 		Long: `List the plugins of .awf/plugins.yaml: name, state, version and, for each operation, the tool
 name a step would expose (<plugin>_<operation>), the variant it must be called with (read, write,
-destructive, from its annotations) and its annotation hints. Plugins are started to list their
-operations and stopped afterwards; --no-start shows the declarations only.
+destructive, from its annotations) and its annotation hints, with the number of scan findings
+on a plugin's tools and "(held)" on a tool a high finding keeps out of every step (awf plugins
+scan shows them). Plugins are started to list their operations and stopped afterwards;
+--no-start shows the declarations only.
 Exit 0, or 3 when a declared plugin failed to start.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -93,13 +96,16 @@ func listPlugins(cmd *cobra.Command, g *globalFlags, format string, start bool) 
 
 // pluginRow is one plugin as `awf plugins list` shows it.
 type pluginRow struct {
-	Name        string         `json:"name"`
-	State       string         `json:"state"`
-	Command     string         `json:"command"`
-	Version     string         `json:"version,omitempty"`
-	Description string         `json:"description,omitempty"`
-	Error       string         `json:"error,omitempty"`
-	Operations  []operationRow `json:"operations"`
+	Name        string `json:"name"`
+	State       string `json:"state"`
+	Command     string `json:"command"`
+	Version     string `json:"version,omitempty"`
+	Description string `json:"description,omitempty"`
+	Error       string `json:"error,omitempty"`
+	// Findings counts the scan's findings on the plugin's tools (docs/guide/plugins-and-mcp-servers.md#the-scan);
+	// absent when the plugin was not started, so not scanned.
+	Findings   *int           `json:"findings,omitempty"`
+	Operations []operationRow `json:"operations"`
 }
 
 // operationRow is one operation with the tool it becomes.
@@ -111,6 +117,9 @@ type operationRow struct {
 	Annotations tool.Annotations `json:"annotations"`
 	// AnnotationsFrom is server, override or default for a bridged MCP server's tool.
 	AnnotationsFrom string `json:"annotations_from,omitempty"`
+	// Held says a high scan finding that the lock does not accept keeps the tool out of every
+	// step.
+	Held bool `json:"held,omitempty"`
 }
 
 // pluginRows describes every declared plugin, starting the enabled ones when start is set.
@@ -140,7 +149,44 @@ func pluginRows(ctx context.Context, host *plugins.Host, start bool) ([]pluginRo
 		}
 		rows = append(rows, row)
 	}
+	if start {
+		if err := addFindings(ctx, host, rows); err != nil {
+			return nil, err
+		}
+	}
 	return rows, nil
+}
+
+// addFindings scans the tools of each plugin that started beside those of the others, as
+// `awf plugins scan` does, and marks on its row how many findings its tools have and which of
+// them are held out of every step.
+func addFindings(ctx context.Context, host *plugins.Host, rows []pluginRow) error {
+	var started []string
+	for _, r := range rows {
+		if r.Error == "" && len(r.Operations) > 0 {
+			started = append(started, r.Name)
+		}
+	}
+	for i := range rows {
+		r := &rows[i]
+		if !slices.Contains(started, r.Name) {
+			continue
+		}
+		names := make([]string, len(r.Operations))
+		for j, op := range r.Operations {
+			names[j] = op.Name
+		}
+		findings, held, err := host.PluginFindings(ctx, r.Name, names, started)
+		if err != nil {
+			return err // the lock cannot be read: say so rather than show nothing held
+		}
+		n := len(findings)
+		r.Findings = &n
+		for j := range r.Operations {
+			r.Operations[j].Held = slices.Contains(held, r.Operations[j].Name)
+		}
+	}
+	return nil
 }
 
 func printPlugins(w io.Writer, rows []pluginRow) {
@@ -166,17 +212,43 @@ func printPlugins(w io.Writer, rows []pluginRow) {
 		if r.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", printable(r.Error))
 		}
+		if line := scanLine(r); line != "" {
+			fmt.Fprintf(w, "  scan: %s\n", line)
+		}
 		if len(r.Operations) == 0 {
 			continue
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  OPERATION\tTOOL\tCALL WITH\tHINTS\tDESCRIPTION")
 		for _, op := range r.Operations {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", printable(op.Name), printable(op.Tool), op.CallWith,
+			callWith := string(op.CallWith)
+			if op.Held { // in a column of awf's own: a server cannot forge the mark in a name
+				callWith += " (held)"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", printable(op.Name), printable(op.Tool), callWith,
 				pluginHints(op.Annotations)+fromSuffix(op.AnnotationsFrom), printable(short(op.Description, 60)))
 		}
 		_ = tw.Flush()
 	}
+}
+
+// scanLine sums up the scan of a plugin's tools for the listing; "" when it has no findings or
+// was not scanned.
+func scanLine(r pluginRow) string {
+	if r.Findings == nil || *r.Findings == 0 {
+		return ""
+	}
+	held := 0
+	for _, op := range r.Operations {
+		if op.Held {
+			held++
+		}
+	}
+	line := fmt.Sprintf("%d finding(s)", *r.Findings)
+	if held > 0 {
+		line += fmt.Sprintf(", %d tool(s) held out of every step until accepted (`awf plugins lock --accept %s/<tool>`)", held, printable(r.Name))
+	}
+	return line + "; `awf plugins scan` shows them"
 }
 
 // pluginHints renders the annotation hints compactly: "readOnly" for true, "!destructive" for false,

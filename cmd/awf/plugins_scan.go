@@ -67,7 +67,7 @@ func writeScan(cmd *cobra.Command, h *plugins.Host, rep plugins.ScanReport, form
 			f.Server, f.Tool = toolscan.Escape(f.Server), toolscan.Escape(f.Tool)
 			list = append(list, jsonFinding{f, held})
 		}
-		_ = writeJSON(out, map[string]any{"findings": list})
+		_ = writeJSONDoc(out, map[string]any{"findings": list}, false)
 	default:
 		printFindings(out, rep)
 	}

@@ -40,7 +40,14 @@ func (r redactingWriter) Unwrap() io.Writer { return r.w }
 // run.log) or returns one must not put it in a record. A file that cannot be read adds nothing:
 // the run reports it where it uses the plugins.
 func maskPluginEnv(root string) {
-	m, err := plugins.LoadManifest(filepath.Join(root, ".awf", "plugins.yaml"))
+	maskPluginValues(filepath.Join(root, ".awf", "plugins.yaml"), secrets())
+}
+
+// maskPluginValues adds to red the env: and headers: values of the plugins file: maskPluginEnv
+// for this process, and `awf mcp-serve` for the step it serves (servecmd.Options.MaskPlugins),
+// so that both sides mask the same set.
+func maskPluginValues(file string, red *redact.Redactor) {
+	m, err := plugins.LoadManifest(file)
 	if err != nil || m == nil {
 		return
 	}
@@ -48,7 +55,7 @@ func maskPluginEnv(root string) {
 		for _, pairs := range [][]string{spec.Env, spec.MCP.Headers} {
 			for _, kv := range pairs {
 				name, val, _ := strings.Cut(kv, "=")
-				secrets().AddValue("plugin "+spec.Name+" "+name, os.ExpandEnv(val))
+				red.AddValue("plugin "+spec.Name+" "+name, os.ExpandEnv(val))
 			}
 		}
 	}

@@ -50,9 +50,25 @@ The workflow is drawn when Graphviz's dot is installed (Debian package graphviz)
 // writeReport reads run id's records under root, draws the report and writes it atomically to
 // out (or the run's directory), returning the path written.
 func writeReport(ctx context.Context, root, id, out string) (string, error) {
-	in, err := report.Read(root, id)
+	page, runID, err := reportPage(ctx, root, id)
 	if err != nil {
 		return "", err
+	}
+	if out == "" {
+		out = filepath.Join(runstore.Store{Root: root}.Dir(runID), reportName)
+	}
+	if err := writeFileAtomic(out, page); err != nil {
+		return "", fault.Wrap(err, fault.SystemReportWrite, "cannot write %s", out)
+	}
+	return out, nil
+}
+
+// reportPage draws run id's report (awf report's page, awf serve's /report) and returns it
+// with the run's full id.
+func reportPage(ctx context.Context, root, id string) ([]byte, string, error) {
+	in, err := report.Read(root, id)
+	if err != nil {
+		return nil, "", err
 	}
 	maskPluginEnv(root)
 	in.Redactor = secrets()
@@ -63,15 +79,9 @@ func writeReport(ctx context.Context, root, id, out string) (string, error) {
 	}
 	page, err := report.Render(v, svg, time.Now())
 	if err != nil {
-		return "", fault.Wrap(err, fault.SystemReportWrite, "cannot draw the report of run %s", in.Record.ID)
+		return nil, "", fault.Wrap(err, fault.SystemReportWrite, "cannot draw the report of run %s", in.Record.ID)
 	}
-	if out == "" {
-		out = filepath.Join(runstore.Store{Root: root}.Dir(in.Record.ID), reportName)
-	}
-	if err := writeFileAtomic(out, page); err != nil {
-		return "", fault.Wrap(err, fault.SystemReportWrite, "cannot write %s", out)
-	}
-	return out, nil
+	return page, in.Record.ID, nil
 }
 
 // writeFileAtomic writes data through a private temp file beside path and a rename, so a reader

@@ -14,11 +14,14 @@ func newResumeCmd(g *globalFlags) *cobra.Command {
 		format string
 	)
 	cmd := &cobra.Command{
-		Use:   "resume <run-id> [--from <state>] [--force]",
+		Use:   "resume <run-id> [--from current|previous|<state>] [--input name=value …] [--force]",
 		Short: "Continue an interrupted, crashed or failed run without re-running its finished steps",
 		Long: `Continue a run recorded in .awf/runs/<id>/state.json, in the same run id, with the
 recorded inputs and the recorded outputs of the states that finished (they are not run again).
-It starts at the state the run stopped in, or at --from <state>.
+It starts at the state the run stopped in (--from current, the default), at the main-flow
+state that ran before it (--from previous, run again), or at --from <state>. --input
+name=value replaces a recorded input (checked as awf run checks it); the others keep their
+recorded values.
 
 A workflow file changed since the run is refused: resuming would silently run a different
 workflow. --force resumes with the file as it is now (and records that copy).
@@ -40,7 +43,8 @@ Two resumes of one run at once are refused (a lock in the run's directory).`,
 			return reported(uc.Resume(cmd.Context(), req))
 		},
 	}
-	cmd.Flags().StringVar(&req.From, "from", "", "continue at this state instead of the one the run stopped in")
+	cmd.Flags().StringVar(&req.From, "from", "", "where to continue: current (the state the run stopped in), previous (the state before it) or a state's name")
+	cmd.Flags().StringArrayVarP(&req.Inputs, "input", "i", nil, "replace a recorded input, name=value (repeatable)")
 	cmd.Flags().BoolVar(&req.Force, "force", false, "resume even though the workflow file changed since the run")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	return cmd

@@ -20,7 +20,8 @@ func newRootCmd() *cobra.Command {
 	g := &globalFlags{}
 	root := newBareRoot(g)
 	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g),
-		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g), newReportCmd(g), newInitCmd(g), newErrorCmd())
+		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g), newReportCmd(g), newVersionCmd(), newCICmd(g), newInitCmd(g), newErrorCmd(), newSchemaCmd())
+	addCompletions(root, g)
 	return root
 }
 
@@ -33,7 +34,7 @@ func newBareRoot(g *globalFlags) *cobra.Command {
 Gemini CLI, Codex, OpenCode, any OpenAI-compatible endpoint). For an agent step, awf serves an
 MCP proxy with its own Read, Write, Edit, Bash, Glob and Grep tools plus plugin tools, and routes
 every call through one router that checks its intent and records it.`,
-		Version:       version,
+		Version:       currentBuild().Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -44,6 +44,9 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 		format string
 		dryRun bool
 		report bool
+		resume bool
+		sarif  string
+		step   runStepFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "run <name|path> [--input name=value ...]",
@@ -59,7 +62,10 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 				return err
 			}
 			view := &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
-			err := runWorkflow(cmd.Context(), g, usecase.RunRequest{Target: args[0], Inputs: inputs, DryRun: dryRun}, view)
+			err := startOrResume(resume)(cmd.Context(), g, step.request(args[0], inputs, dryRun), view)
+			if sarif != "" && view.runID != "" {
+				sarifAfterRun(cmd, g, view.runID, sarif)
+			}
 			if report && view.runID != "" {
 				reportAfterRun(cmd, g, view.runID, format == "json")
 			}
@@ -69,6 +75,9 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run) or json (a run summary)")
 	cmd.Flags().BoolVar(&report, "report", false, "write the run's HTML report (.awf/runs/<id>/report.html) when it ends, whatever its status")
+	cmd.Flags().StringVar(&sarif, "sarif", "", "write the run's refusals and sandbox denials as SARIF 2.1.0 to this file when it ends (for code scanning)")
+	cmd.Flags().BoolVar(&resume, "resume-if-interrupted", false, "resume the newest interrupted or crashed run of this workflow with the same inputs, if there is one, instead of starting a new run (for rescheduled pods and retried CI jobs)")
+	step.add(cmd)
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "show the plan (each state, its command with values shown in place, for reading) and run nothing")
 	return cmd
 }
@@ -132,6 +141,8 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		Workflows:        yamlrepo.Repository{Root: root},
 		Operations:       httpop.Runner{},
 		Plugins:          host,
+		PromptIn:         os.Stdin,
+		PromptOut:        errOut,
 		Runs:             runstore.Store{Root: root, ActivityFile: activitylog.FileName},
 		PID:              os.Getpid(),
 	}

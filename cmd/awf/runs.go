@@ -98,7 +98,7 @@ func newHistoryCmd(g *globalFlags) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	cmd.Flags().StringVar(&f.Workflow, "workflow", "", "only runs of this workflow")
-	cmd.Flags().StringVar(&f.Status, "status", "", "only runs with this status: "+strings.Join(usecase.Statuses, ", "))
+	cmd.Flags().StringVar(&f.Status, "status", "", "only runs with this status: "+strings.Join(usecase.Statuses, ", ")+" (succeeded, failed and cancelled are read as success, failure and interrupted)")
 	cmd.Flags().IntVar(&f.Limit, "limit", 0, "at most this many runs, newest first (0: all)")
 	return cmd
 }
@@ -178,7 +178,7 @@ func printStatus(out io.Writer, s usecase.RunSummary) {
 	}
 	_ = tw.Flush()
 	switch s.Status {
-	case "interrupted", "crashed", "failed":
+	case runrecord.Interrupted, runrecord.Crashed, runrecord.Failed, runrecord.Errored:
 		fmt.Fprintf(out, "Resume with: awf resume %s\n", s.ID)
 	}
 }

@@ -26,12 +26,12 @@ func TestRunsFormatting(t *testing.T) {
 		{"status", func(b *bytes.Buffer) { printStatus(b, s) }, []string{"Run:       r1", "Status:    interrupted", "State:     b",
 			"Duration:  1.5s", "Tool calls: 3", "Resumed:   1 time(s)", "Error:     stopped\n", "Steps (2):", "a  ", "l[0] › x", "exit 2",
 			"Resume with: awf resume r1"}, []string{"more"}},
-		{"status succeeded", func(b *bytes.Buffer) {
+		{"status success", func(b *bytes.Buffer) {
 			ok := s
-			ok.Status, ok.Error, ok.Resumed = "succeeded", "", 0
+			ok.Status, ok.Error, ok.Resumed = "success", "", 0
 			printStatus(b, ok)
 		},
-			[]string{"succeeded"}, []string{"Resume with", "Error:", "Resumed:"}},
+			[]string{"success"}, []string{"Resume with", "Error:", "Resumed:"}},
 		{"history", func(b *bytes.Buffer) { printHistory(b, []usecase.RunSummary{s}) },
 			[]string{"RUN", "TOOL CALLS", "r1", "interrupted", "2026-01-02 03:04:05", "1.5s", "3\n"}, nil},
 		{"history empty", func(b *bytes.Buffer) { printHistory(b, nil) }, []string{"No runs."}, []string{"RUN"}},

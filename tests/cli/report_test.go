@@ -55,7 +55,7 @@ func TestRunReportAndReportCommand(t *testing.T) {
 				t.Errorf("%s holds %q", f, bad)
 			}
 		}
-		for _, want := range []string{"succeeded", "greet", "&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;b&gt;bob&lt;/b&gt;"} {
+		for _, want := range []string{"success", "greet", "&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;b&gt;bob&lt;/b&gt;"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s lacks %q", f, want)
 			}

@@ -139,7 +139,7 @@ func TestInterruptedRunResumesWithoutRerunningFinishedSteps(t *testing.T) {
 	if string(seen) != "after counted\n" {
 		t.Fatalf("the resumed step saw %q, want the recorded output of count", seen)
 	}
-	if doc := e.statusJSON(t, id); doc["status"] != "succeeded" || doc["resumed"] != 1.0 {
+	if doc := e.statusJSON(t, id); doc["status"] != "success" || doc["resumed"] != 1.0 {
 		t.Fatalf("status after resume: %v", doc)
 	}
 	again := awf(t, e.dir, e.env, "resume", id)
@@ -213,9 +213,10 @@ func TestHistoryFiltersAndList(t *testing.T) {
 		args []string
 		want map[string]int // workflow:status → count
 	}{
-		{nil, map[string]int{"ok:succeeded": 2, "fail:failed": 1}},
-		{[]string{"--workflow", "ok"}, map[string]int{"ok:succeeded": 2}},
-		{[]string{"--status", "failed"}, map[string]int{"fail:failed": 1}},
+		{nil, map[string]int{"ok:success": 2, "fail:failure": 1}},
+		{[]string{"--workflow", "ok"}, map[string]int{"ok:success": 2}},
+		{[]string{"--status", "failure"}, map[string]int{"fail:failure": 1}},
+		{[]string{"--status", "failed"}, map[string]int{"fail:failure": 1}}, // the older word, and the reference's
 		{[]string{"--workflow", "fail", "--status", "succeeded"}, map[string]int{}},
 	}
 	for _, tt := range tests {
@@ -240,7 +241,7 @@ func TestHistoryFiltersAndList(t *testing.T) {
 			}
 		}
 	}
-	if r := awf(t, dir, env, "history"); !strings.Contains(r.stdout, "WORKFLOW") || strings.Count(r.stdout, "succeeded") != 2 {
+	if r := awf(t, dir, env, "history"); !strings.Contains(r.stdout, "WORKFLOW") || strings.Count(r.stdout, "success") != 2 {
 		t.Fatalf("history text:\n%s", r.stdout)
 	}
 	r := awf(t, dir, env, "list")
@@ -376,7 +377,7 @@ func TestResumeMidLoop(t *testing.T) {
 					t.Fatalf("side effects %v, want %v", counts, want)
 				}
 			}
-			if doc := e.statusJSON(t, id); doc["status"] != "succeeded" {
+			if doc := e.statusJSON(t, id); doc["status"] != "success" {
 				t.Fatalf("after resume: %v", doc)
 			}
 		})
@@ -403,7 +404,7 @@ states:
     command: echo fast >> {{.inputs.dir}}/count
   slow:
     type: command
-    command: 'while ! grep -qs "\"name\":\"fast\"" .awf/runs/*/state.json; do sleep 0.01; done; echo slow >> {{.inputs.dir}}/count; test -e {{.inputs.dir}}/go || { echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; }'
+    command: 'while ! grep -qs "\"name\":\"fast\"" .awf/runs/*/state.json .awf/runs/*/journal.jsonl; do sleep 0.01; done; echo slow >> {{.inputs.dir}}/count; test -e {{.inputs.dir}}/go || { echo $$ > {{.inputs.dir}}/shpid; echo ready > {{.inputs.dir}}/ready; sleep 1000; }'
   done:
     type: terminal
 `

@@ -49,7 +49,7 @@ func chain(n int) string {
 	return b.String()
 }
 
-func load(b *testing.B, src string) *workflow.Workflow {
+func load(b testing.TB, src string) *workflow.Workflow {
 	b.Helper()
 	path := filepath.Join(b.TempDir(), "wf.yaml")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {

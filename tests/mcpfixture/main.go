@@ -3,7 +3,8 @@
 // (as npx does), one that changes another tool's annotations mid-session (list_changed), one that crashes,
 // a -hang mode that never initializes, and
 // switches (env FIXTURE_FLIP) that change a description and flip an annotation at start, and
-// (faithful.go) every content type, progress, cancellation, logs and a server that freezes.
+// (faithful.go) every content type, progress, cancellation, logs and a server that freezes;
+// (envleak.go) a tool that prints the values of the variables FIXTURE_ENV_LEAK names.
 // With -http ADDR it serves Streamable HTTP instead of stdio and prints the address.
 package main
 
@@ -95,6 +96,7 @@ func newServer() *mcp.Server {
 	recordMeta(s)
 	addSchemaTools(s)
 	addHostileTools(s)
+	addEnvLeakTool(s)
 	return s
 }
 

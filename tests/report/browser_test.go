@@ -197,7 +197,7 @@ func TestDemoReportInChromium(t *testing.T) {
 	if facts.ShownAfterFilter != 1 {
 		t.Errorf("filtering on outcome refused shows %d rows, want 1", facts.ShownAfterFilter)
 	}
-	if facts.Status != "succeeded" {
+	if facts.Status != "success" {
 		t.Errorf("status %q", facts.Status)
 	}
 }

@@ -44,6 +44,12 @@ type Options struct {
 	// PluginCommands resolves the executables a plugins.yaml declares, for a config written
 	// without them (by hand, or by an awf before the field existed).
 	PluginCommands func(file string) []string
+	// MaskPlugins adds to the process's redactor the values the config's plugins file gives
+	// its plugins and MCP servers in env: and headers: (the plugins' credentials, whatever
+	// their names), so that a server printing one leaves it out of the records and the log, as
+	// `awf run` does (docs/decisions/0011-values-are-data-secrets-are-masked.md). The slim
+	// binary, which runs no plugin, leaves it nil.
+	MaskPlugins func(file string, red *redact.Redactor)
 	// Handoff, when set, is given the config first; it returns nil to serve here, or replaces
 	// the process with one that can serve the config, given the same arguments (it returns
 	// only on failure).
@@ -113,7 +119,7 @@ func Run(ctx context.Context, o Options, f Flags) error {
 		// A config without serve_with (written by hand) starts serving once decoded.
 		early = mcpserve.Start(ctx, o.Version, os.Stdin, os.Stdout)
 	}
-	red := redact.New(os.Environ(), cfg.HideEnv...)
+	red := redactorFor(o, cfg)
 	logger, closeLog, err := logging.New(logging.Options{Console: os.Stderr, ConsoleLevel: zapcore.WarnLevel, File: cfg.LogFile, Redactor: red})
 	if err != nil {
 		return fault.Wrap(err, fault.UserMCPServeConfig, "cannot open log_file %s", cfg.LogFile)
@@ -135,6 +141,25 @@ func Run(ctx context.Context, o Options, f Flags) error {
 		return early.Serve(ctx, cfg, deps)
 	}
 	return mcpserve.Serve(ctx, cfg, deps, os.Stdin, os.Stdout)
+}
+
+// redactorFor is the redactor of the process serving cfg: the secret-named variables of its
+// environment, the step's hidden ones, and the values its plugins file gives plugins (the
+// config's plugins_file, else the root's .awf/plugins.yaml, where the plugin host reads it).
+func redactorFor(o Options, cfg toolset.Spec) *redact.Redactor {
+	red := redact.New(os.Environ(), cfg.HideEnv...)
+	file := cfg.PluginsFile
+	if file == "" && len(cfg.PluginTools) > 0 {
+		root := cfg.Root
+		if root == "" {
+			root, _ = os.Getwd()
+		}
+		file = filepath.Join(root, ".awf", "plugins.yaml")
+	}
+	if o.MaskPlugins != nil && file != "" {
+		o.MaskPlugins(file, red)
+	}
+	return red
 }
 
 // servesEarly reports whether the step may be served before its config is decoded: the default

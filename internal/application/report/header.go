@@ -69,7 +69,7 @@ func ExitCode(status, errText string) (int, bool) {
 		return fault.ExitOK, true
 	case runrecord.Interrupted:
 		return fault.ExitInterrupted, true
-	case runrecord.Failed:
+	case runrecord.Failed, runrecord.Errored:
 		if strings.TrimSpace(errText) == "" {
 			return fault.ExitWorkflow, true
 		}

@@ -1,7 +1,6 @@
 package usecase
 
 import (
-	"slices"
 	"time"
 
 	"go.uber.org/zap"
@@ -12,20 +11,33 @@ import (
 	"github.com/awf-dev/awf/internal/domain/runrecord"
 )
 
-// persister is the run observer that keeps .awf/runs/<id>/state.json current: it saves the
-// record after every transition, so a run stopped at any moment can be shown and resumed.
-// A save that fails is logged once and the run goes on: losing the record must not lose the run.
+// persister is the run observer that keeps .awf/runs/<id>/state.json current: it writes the
+// record whole when the run starts and when it ends, and in between appends each transition to
+// the run's journal when the store keeps one (runrecord.Entry), so a transition costs the same
+// at the ten-thousandth step as at the first, and a run stopped at any moment can be shown and
+// resumed. A store without a journal gets the whole record at every transition. A save that
+// fails is logged once and the run goes on: losing the record must not lose the run.
 type persister struct {
 	store  ports.RunStore
 	rec    runrecord.Record
 	now    func() time.Time
 	log    *zap.Logger
 	warned bool
+	// journal receives the transitions after the first whole write; nil before it, and for
+	// a store that keeps none (every transition then writes the record whole).
+	journal runrecord.Journal
+	based   bool // the record was written whole since the run (or resume) started
 	// red is the run's redactor: what it masks in the record's text is kept in rec.Masked
 	// (keep), so later readers mask it too. nil keeps nothing.
 	red  *redact.Redactor
 	kept map[string]bool // rec.Masked as a set
 	gen  uint64          // red's Generation at the last whole-record scan
+}
+
+// journaling is a run store that keeps a journal of transitions beside each record
+// (runstore.Store): Save writes the record whole and empties the journal.
+type journaling interface {
+	OpenJournal(id string) (runrecord.Journal, error)
 }
 
 // newPersister starts the record of a run (or continues a resumed one's).
@@ -35,35 +47,69 @@ func newPersister(store ports.RunStore, rec runrecord.Record, log *zap.Logger) *
 
 // Observe implements run.Observer.
 func (p *persister) Observe(e run.Event) {
+	var en runrecord.Entry
 	switch e := e.(type) {
 	case run.RunStarted:
-		p.rec.Status = runrecord.Running
+		en.Status = runrecord.Running
 	case run.StepStarted:
 		if e.Within != "" {
-			p.rec.Active = append(p.rec.Active, e.Within+"/"+e.Name)
+			en.Started = e.Within + "/" + e.Name
 		} else {
-			p.rec.Current = e.Name
+			en.Current = e.Name
 		}
 	case run.StepFinished:
-		p.finished(e.Step)
+		en = p.finished(e.Step)
 	case run.RunFinished:
 		p.ended(e)
+		p.compact()
+		return
 	default:
 		return
 	}
-	p.save()
+	p.record(en)
 }
 
-func (p *persister) finished(sr run.StepResult) {
-	if sr.Within != "" {
-		if i := slices.Index(p.rec.Active, sr.Within+"/"+sr.Name); i >= 0 {
-			p.rec.Active = slices.Delete(p.rec.Active, i, i+1)
-		}
-	} else if sr.Next != "" {
-		p.rec.Current = sr.Next
+func (p *persister) finished(sr run.StepResult) runrecord.Entry {
+	st := stepOf(sr)
+	en := runrecord.Entry{Step: &st, Masked: p.fresh(p.stepTexts(st, nil))}
+	if sr.Within == "" && sr.Next != "" {
+		en.Current = sr.Next
 	}
-	p.rec.Steps = append(p.rec.Steps, stepOf(sr))
-	p.keep(p.stepTexts(p.rec.Steps[len(p.rec.Steps)-1], nil))
+	return en
+}
+
+// record applies one transition to the record and persists it: appended to the journal, or
+// the record written whole the first time and when the store keeps no journal.
+func (p *persister) record(en runrecord.Entry) {
+	en.N, en.At = p.rec.Seq+1, p.now()
+	p.rec.Apply(en)
+	if p.journal != nil {
+		err := p.journal.Append(en)
+		if err == nil {
+			return
+		}
+		p.warn(err)
+		_ = p.journal.Close()
+		p.journal = nil // the whole record then, at every transition
+	}
+	p.save()
+	if !p.based {
+		p.based = true
+		if js, ok := p.store.(journaling); ok && !p.warned {
+			if j, err := js.OpenJournal(p.rec.ID); err == nil {
+				p.journal = j
+			}
+		}
+	}
+}
+
+// compact writes the record whole once the run ended, which empties its journal.
+func (p *persister) compact() {
+	if p.journal != nil {
+		_ = p.journal.Close()
+		p.journal = nil
+	}
+	p.save()
 }
 
 // ended sets the final status. The step an interrupt stopped did not finish: it is dropped from
@@ -96,7 +142,14 @@ func (p *persister) ended(e run.RunFinished) {
 
 func (p *persister) save() {
 	p.rec.Updated = p.now()
-	if err := p.store.Save(p.rec); err != nil && !p.warned {
+	if err := p.store.Save(p.rec); err != nil {
+		p.warn(err)
+	}
+}
+
+// warn logs the first failure to persist the run.
+func (p *persister) warn(err error) {
+	if !p.warned {
 		p.warned = true
 		p.log.Warn("cannot persist the run state; the run goes on but cannot be resumed", zap.Error(err))
 	}
@@ -109,6 +162,8 @@ func recordStatus(s string) string {
 		return runrecord.Succeeded
 	case run.RunInterrupted:
 		return runrecord.Interrupted
+	case run.RunError:
+		return runrecord.Errored
 	default:
 		return runrecord.Failed
 	}
@@ -162,8 +217,14 @@ func (p *persister) stepTexts(st runrecord.Step, found []string) []string {
 
 // keep adds found to the record's mask set, each text once, in the order first found.
 func (p *persister) keep(found []string) {
+	p.rec.Masked = append(p.rec.Masked, p.fresh(found)...)
+}
+
+// fresh are the texts of found not yet in the record's mask set, each once; it counts them
+// as kept.
+func (p *persister) fresh(found []string) []string {
 	if len(found) == 0 {
-		return
+		return nil
 	}
 	if p.kept == nil {
 		p.kept = make(map[string]bool, len(p.rec.Masked)+len(found))
@@ -171,10 +232,18 @@ func (p *persister) keep(found []string) {
 			p.kept[m] = true
 		}
 	}
+	var out []string
 	for _, f := range found {
 		if !p.kept[f] {
 			p.kept[f] = true
-			p.rec.Masked = append(p.rec.Masked, f)
+			out = append(out, f)
 		}
 	}
+	return out
+}
+
+// NewPersister is the observer that keeps a run's record in store, as Run wires it for every
+// run: exported so the engine benchmarks (tests/engine) time the engine with its real record.
+func NewPersister(store ports.RunStore, rec runrecord.Record, log *zap.Logger) run.Observer {
+	return newPersister(store, rec, log)
 }

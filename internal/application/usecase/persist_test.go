@@ -100,8 +100,8 @@ func TestPersisterRecordsEachTransition(t *testing.T) {
 			run.RunStarted{}, run.StepStarted{Name: "loop"}, run.StepStarted{Name: "x", Within: "loop[0]"},
 			run.StepFinished{Step: run.StepResult{Name: "x", Within: "loop[0]", Status: run.StepSuccess}},
 		}, wantStatus: runrecord.Running, wantCurrent: "loop", wantSteps: "x", wantSaves: 4},
-		{name: "error status is failed", events: []run.Event{run.RunStarted{}, run.RunFinished{Status: run.RunError}},
-			wantStatus: runrecord.Failed, wantSaves: 2},
+		{name: "error status is error, as run --format json says", events: []run.Event{run.RunStarted{}, run.RunFinished{Status: run.RunError}},
+			wantStatus: runrecord.Errored, wantSaves: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,5 +147,54 @@ func TestStepRoundTrip(t *testing.T) {
 	if got.Name != sr.Name || got.Type != sr.Type || got.Status != sr.Status || got.ExitCode != 3 || got.Output != "o" || got.Stderr != "e" ||
 		got.Error != "x" || got.Next != "n" || got.Attempts != 2 || got.Within != "w" || got.JSON == nil || got.Response["s"] != 1.0 || got.Duration != sr.Duration {
 		t.Fatalf("round trip %+v", got)
+	}
+}
+
+// journalRuns is memRuns with a journal: entries appended between whole saves.
+type journalRuns struct {
+	memRuns
+	entries []runrecord.Entry
+	opened  int
+}
+
+type memJournal struct{ j *journalRuns }
+
+func (m memJournal) Append(e runrecord.Entry) error { m.j.entries = append(m.j.entries, e); return nil }
+func (m memJournal) Close() error                   { return nil }
+
+func (j *journalRuns) OpenJournal(string) (runrecord.Journal, error) {
+	j.opened++
+	j.entries = nil
+	return memJournal{j}, nil
+}
+
+// TestPersisterJournalsTransitions: with a store that keeps a journal, a run writes its record
+// whole twice (start, end) whatever its length, and the start record plus the entries give the
+// same record as the whole writes did.
+func TestPersisterJournalsTransitions(t *testing.T) {
+	for _, n := range []int{1, 50} {
+		store := &journalRuns{}
+		p := newPersister(store, runrecord.Record{ID: "r", Status: runrecord.Running}, zap.NewNop())
+		p.Observe(run.RunStarted{})
+		base := store.recs["r"]
+		p.Observe(run.StepStarted{Name: "loop"})
+		for i := range n {
+			within := "loop[" + strings.Repeat("i", i) + "]"
+			p.Observe(run.StepStarted{Name: "x", Within: within})
+			p.Observe(run.StepFinished{Step: run.StepResult{Name: "x", Within: within, Status: run.StepSuccess}})
+		}
+		if store.saves != 1 || store.opened != 1 || len(store.entries) != 1+2*n {
+			t.Fatalf("n=%d: %d whole saves, %d journals, %d entries; want 1, 1, %d", n, store.saves, store.opened, len(store.entries), 1+2*n)
+		}
+		for _, e := range store.entries {
+			base.Apply(e)
+		}
+		if base.Current != "loop" || len(base.Steps) != n || len(base.Active) != 0 || base.Seq != 2+2*n {
+			t.Fatalf("n=%d: replayed record %+v", n, base)
+		}
+		p.Observe(run.RunFinished{Status: run.RunSuccess, Terminal: "done"})
+		if got := store.recs["r"]; store.saves != 2 || got.Status != runrecord.Succeeded || len(got.Steps) != n {
+			t.Fatalf("n=%d: after the end %d saves, %+v", n, store.saves, got)
+		}
 	}
 }

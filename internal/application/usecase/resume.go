@@ -13,10 +13,14 @@ import (
 // ResumeRequest is one `awf resume` as typed.
 type ResumeRequest struct {
 	ID string
-	// From names the state to continue at; "" continues where the run stopped.
+	// From names the state to continue at: a state's name, "current" (where the run stopped,
+	// as "" does) or "previous" (the main-flow state that ran before it, run again). A state
+	// named current or previous is taken by its name.
 	From string
 	// Force runs the workflow file as it is now even though it changed since the run.
 	Force bool
+	// Inputs override recorded inputs, name=value as --input takes them (overrideInputs).
+	Inputs []string
 }
 
 // Resume continues a persisted run in the same run id and directory: the states that finished
@@ -53,9 +57,12 @@ func (u Run) Resume(ctx context.Context, req ResumeRequest) error {
 	if err := u.checkFiles(&rec, rep.Workflow, req.Force); err != nil {
 		return err
 	}
-	from := resumeAt(rec, rep.Workflow)
-	if req.From != "" {
-		from = req.From
+	if err := u.overrideInputs(&rec, rep.Workflow, req.Inputs); err != nil {
+		return err
+	}
+	from, err := resumeFrom(rec, rep.Workflow, req.From)
+	if err != nil {
+		return err
 	}
 	if err := run.CheckResumeState(rep.Workflow, from); err != nil {
 		return err
@@ -106,4 +113,29 @@ func resumeAt(rec runrecord.Record, wf *workflow.Workflow) string {
 		}
 	}
 	return rec.Current
+}
+
+// Words --from takes besides a state's name.
+const (
+	fromCurrent  = "current"
+	fromPrevious = "previous"
+)
+
+// resumeFrom is the state a resume starts at, as --from asks.
+func resumeFrom(rec runrecord.Record, wf *workflow.Workflow, from string) (string, error) {
+	if _, named := wf.States[from]; named || (from != fromCurrent && from != fromPrevious && from != "") {
+		return from, nil
+	}
+	at := resumeAt(rec, wf)
+	if from != fromPrevious {
+		return at, nil
+	}
+	main := rec.Main()
+	for i := len(main) - 1; i >= 0; i-- {
+		if main[i].Name != at {
+			return main[i].Name, nil
+		}
+	}
+	return "", fault.New(fault.UserRunUnknownState, "run %s has no state before %q to resume from", rec.ID, at).
+		WithHint("resume with --from current, or --from <state>")
 }

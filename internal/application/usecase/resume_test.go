@@ -9,6 +9,7 @@ import (
 	"github.com/awf-dev/awf/internal/application/validate"
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
+	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
 const wfSource = "name: flow\n"
@@ -118,5 +119,37 @@ func TestResumeAt(t *testing.T) {
 		if got := resumeAt(runrecord.Record{Current: tt.current, Steps: tt.steps}, wf); got != tt.want {
 			t.Errorf("resumeAt(%s, %v) = %s, want %s", tt.current, tt.steps, got, tt.want)
 		}
+	}
+}
+
+// TestResumeFrom: --from current is the default point, previous the main-flow state before it,
+// a state's name itself (also a state named like a keyword); previous with nothing before it is
+// refused.
+func TestResumeFrom(t *testing.T) {
+	wf := flow(agentState())
+	wf.States["previous"] = &workflow.State{Name: "previous", Type: workflow.StateTerminal, Spec: &workflow.TerminalSpec{Status: workflow.StatusSuccess}}
+	ran := []runrecord.Step{{Name: "a", Status: "success", Next: "b"}, {Name: "x", Within: "b[0]", Status: "success"}, {Name: "b", Status: "success", Next: "ask"}}
+	tests := []struct {
+		from, current string
+		steps         []runrecord.Step
+		want, code    string
+	}{
+		{"", "ask", ran, "ask", ""},
+		{"current", "ask", ran, "ask", ""},
+		{"ask", "done", ran, "ask", ""},
+		{"previous", "previous", ran, "previous", ""}, // a state named previous wins
+	}
+	for _, tt := range tests {
+		got, err := resumeFrom(runrecord.Record{Current: tt.current, Steps: tt.steps}, wf, tt.from)
+		if got != tt.want || fault.CodeOf(err) != tt.code {
+			t.Errorf("--from %q at %s: %q %v, want %q", tt.from, tt.current, got, err, tt.want)
+		}
+	}
+	delete(wf.States, "previous")
+	if got, err := resumeFrom(runrecord.Record{Current: "ask", Steps: ran}, wf, "previous"); got != "b" || err != nil {
+		t.Errorf("--from previous: %q %v, want b (the main-flow state before ask, not the loop's x)", got, err)
+	}
+	if _, err := resumeFrom(runrecord.Record{ID: "r", Current: "ask"}, wf, "previous"); fault.CodeOf(err) != fault.UserRunUnknownState {
+		t.Errorf("--from previous with nothing before: %v", err)
 	}
 }

@@ -2,6 +2,7 @@ package usecase
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"time"
 
@@ -89,6 +90,10 @@ type RunPorts struct {
 	// not need it); PID is this process's id, recorded so a reader can tell a crashed run.
 	Runs ports.RunStore
 	PID  int
+	// PromptIn and PromptOut are the terminal a paused run asks on (awf run --interactive,
+	// --breakpoint): awf's stdin and stderr.
+	PromptIn  io.Reader
+	PromptOut io.Writer
 }
 
 // Run is `awf run`: validate a workflow and its inputs, then run it with a log, traces, a
@@ -98,6 +103,8 @@ type Run struct {
 	// Root is the project root: .awf/ lives there and steps run there by default.
 	Root string
 	View RunView
+	// pause is the run's pauser when the request asks to pause (Do sets it).
+	pause run.Observer
 }
 
 // RunRequest is one `awf run` as typed.
@@ -107,6 +114,14 @@ type RunRequest struct {
 	Inputs []string
 	// DryRun shows the plan and runs nothing (no run id, no directory, no process).
 	DryRun bool
+	// Step runs only this state, in a scope holding Mocks (states.X.Field=value), the
+	// results of the states it reads (startStep).
+	Step  string
+	Mocks []string
+	// Interactive pauses before every main-flow state, Breakpoints before the states they
+	// name (comma-separated lists too), asking on PromptIn/PromptOut (pauser).
+	Interactive bool
+	Breakpoints []string
 }
 
 // tracingFlush bounds how long the run waits for its traces to be exported.
@@ -137,6 +152,22 @@ func (u Run) Do(ctx context.Context, req RunRequest) error {
 	if ids.HasErrors() {
 		u.View.InputProblems(ids.Errors())
 		return &Reported{Code: fault.ExitUser}
+	}
+	if len(req.Mocks) > 0 && req.Step == "" {
+		return fault.New(fault.UserCLIMissingFlag, "--mock needs --step").WithHint("--step <state> runs one state; --mock gives it the results of the states it reads")
+	}
+	if req.Interactive || len(req.Breakpoints) > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		p, err := newPauser(rep.Workflow, u.PromptIn, u.PromptOut, req.Interactive, req.Breakpoints, cancel)
+		if err != nil {
+			return err
+		}
+		u.pause = p
+	}
+	if req.Step != "" {
+		return u.startStep(ctx, rep, inputs, req.Step, req.Mocks)
 	}
 	return u.start(ctx, rep, inputs)
 }
@@ -187,6 +218,9 @@ func (u Run) execute(ctx context.Context, wf *workflow.Workflow, rec runrecord.R
 	}
 	defer func() { _ = u.Files.RemoveAll(tmp) }()
 	obs := fanout{u.View.Started(wf.Name, runID)}
+	if u.pause != nil {
+		obs = append(obs, u.pause) // after the view: the step's line shows, then the question
+	}
 	if u.Runs != nil {
 		pe := newPersister(u.Runs, rec, logger)
 		pe.red = u.Redactor
@@ -229,7 +263,7 @@ func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Obse
 	return run.Options{
 		Logger:      logger,
 		Tracer:      u.Tracer,
-		Commands:    u.Commands,
+		Commands:    u.commands(),
 		Agents:      u.Agents(logger),
 		Prompts:     u.Prompts,
 		Turns:       u.Turns,
@@ -247,6 +281,15 @@ func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Obse
 		Operations:  u.Operations,
 		Plugins:     u.Plugins,
 	}
+}
+
+// commands is the run's command runner; a run that can pause gets one that starts nothing
+// once the run was aborted (startGuard).
+func (u Run) commands() ports.CommandRunner {
+	if u.pause == nil || u.Commands == nil {
+		return u.Commands
+	}
+	return startGuard{u.Commands}
 }
 
 // newRecord starts the persisted record of a new run, with a copy of the workflow file as loaded.

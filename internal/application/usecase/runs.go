@@ -2,6 +2,7 @@ package usecase
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
@@ -45,8 +46,9 @@ type HistoryFilter struct {
 	Limit int
 }
 
-// Statuses are the values HistoryFilter.Status accepts.
-var Statuses = []string{runrecord.Running, runrecord.Succeeded, runrecord.Failed, runrecord.Interrupted, runrecord.Crashed}
+// Statuses are the values HistoryFilter.Status accepts (and the words of older releases and
+// other tools that runrecord.Canonical maps to them: succeeded, failed, cancelled).
+var Statuses = runrecord.Statuses
 
 // Status is one run with its steps.
 func (r Runs) Status(id string) (RunSummary, error) {
@@ -61,9 +63,13 @@ func (r Runs) Status(id string) (RunSummary, error) {
 
 // History lists the runs, newest first, as the filter narrows them.
 func (r Runs) History(f HistoryFilter) ([]RunSummary, error) {
-	if f.Status != "" && !slices.Contains(Statuses, f.Status) {
-		return nil, fault.New(fault.UserCLIInvalidStatus, "unknown status %q", f.Status).
-			WithHint("%s", suggest.DidYouMean(f.Status, Statuses))
+	if f.Status != "" {
+		want := runrecord.Canonical(strings.ToLower(f.Status))
+		if want == "" {
+			return nil, fault.New(fault.UserCLIInvalidStatus, "unknown status %q", f.Status).
+				WithHint("%s", suggest.DidYouMean(f.Status, Statuses))
+		}
+		f.Status = want
 	}
 	recs, err := r.Store.List()
 	if err != nil {

@@ -22,8 +22,12 @@ func TestHistoryFilters(t *testing.T) {
 		want    string
 		wantErr string
 	}{
-		{f: HistoryFilter{}, want: "r4:interrupted,r3:running,r2:crashed,r1:succeeded"},
-		{f: HistoryFilter{Workflow: "a"}, want: "r4:interrupted,r3:running,r1:succeeded"},
+		{f: HistoryFilter{}, want: "r4:interrupted,r3:running,r2:crashed,r1:success"},
+		{f: HistoryFilter{Workflow: "a"}, want: "r4:interrupted,r3:running,r1:success"},
+		{f: HistoryFilter{Status: "success"}, want: "r1:success"},
+		{f: HistoryFilter{Status: "succeeded"}, want: "r1:success"}, // older releases' word
+		{f: HistoryFilter{Status: "Cancelled"}, want: "r4:interrupted"},
+		{f: HistoryFilter{Status: "failed"}, want: ""},
 		{f: HistoryFilter{Status: runrecord.Crashed}, want: "r2:crashed"},
 		{f: HistoryFilter{Workflow: "a", Status: runrecord.Running}, want: "r3:running"},
 		{f: HistoryFilter{Limit: 2}, want: "r4:interrupted,r3:running"},

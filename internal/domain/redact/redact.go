@@ -47,12 +47,23 @@ type table struct {
 	grams gramSet
 }
 
-// IsSecretName reports whether an environment variable's name marks its value secret:
-// *_KEY, *_TOKEN, *_SECRET, *PASSWORD*, *_PAT, *CREDENTIALS* (case-insensitive).
+// IsSecretName reports whether an environment variable's (or an input's) name marks its value
+// secret, case-insensitively: its last `_` word is KEY, TOKEN, SECRET or PAT, singular or plural
+// (`OPENAI_API_KEY`, `api_keys`, `deploy_tokens`, `client_secrets`); or it holds PASSWORD
+// (`PGPASSWORD`, `db_passwords`) or CREDENTIALS anywhere. A word that merely starts like one
+// is not one (`TOKENIZER`, `KEYBOARD`, `SECRETARY`, `PATTERN`), nor is PASSWORDLESS, which
+// names the absence of one (`passwordless_hint`). The rule errs towards masking: a false
+// positive masks a harmless value, a false negative leaks a credential (the rule is that of
+// docs/decisions/0011-values-are-data-secrets-are-masked.md).
 func IsSecretName(name string) bool {
 	n := strings.ToUpper(name)
-	return strings.HasSuffix(n, "_KEY") || strings.HasSuffix(n, "_TOKEN") || strings.HasSuffix(n, "_SECRET") ||
-		strings.HasSuffix(n, "_PAT") || strings.Contains(n, "PASSWORD") || strings.Contains(n, "CREDENTIALS")
+	if i := strings.LastIndexByte(n, '_'); i >= 0 {
+		switch strings.TrimSuffix(n[i+1:], "S") {
+		case "KEY", "TOKEN", "SECRET", "PAT":
+			return true
+		}
+	}
+	return strings.Contains(strings.ReplaceAll(n, "PASSWORDLESS", ""), "PASSWORD") || strings.Contains(n, "CREDENTIALS")
 }
 
 // New returns a redactor over env ("NAME=value" entries): the values of the variables that

@@ -78,15 +78,27 @@ func TestOrdinaryTextIsLeftAlone(t *testing.T) {
 }
 
 func TestSecretNames(t *testing.T) {
-	for name, want := range map[string]bool{
-		"GITHUB_TOKEN": true, "GH_TOKEN": true, "AWS_SECRET_ACCESS_KEY": true, "AWS_SESSION_TOKEN": true,
-		"NPM_TOKEN": true, "HF_TOKEN": true, "DB_PASSWORD": true, "MYPASSWORD_FILE": true, "GITLAB_PAT": true,
-		"GOOGLE_APPLICATION_CREDENTIALS": true, "CLIENT_SECRET": true, "openai_api_key": true,
-		"PATH": false, "HOME": false, "KEY": false, "TOKENIZER": false, "SECRETARY": false, "PATTERN": false,
-		"KEYBOARD": false, "MY_KEYS": false,
+	for _, c := range []struct {
+		name string
+		want bool
+	}{
+		{"GITHUB_TOKEN", true}, {"GH_TOKEN", true}, {"AWS_SECRET_ACCESS_KEY", true}, {"AWS_SESSION_TOKEN", true},
+		{"NPM_TOKEN", true}, {"HF_TOKEN", true}, {"DB_PASSWORD", true}, {"MYPASSWORD_FILE", true}, {"PGPASSWORD", true},
+		{"GITLAB_PAT", true}, {"GOOGLE_APPLICATION_CREDENTIALS", true}, {"CLIENT_SECRET", true}, {"openai_api_key", true},
+		// plurals name several credentials, each as secret as one
+		{"api_keys", true}, {"deploy_tokens", true}, {"db_passwords", true}, {"client_secrets", true},
+		{"GITLAB_PATS", true}, {"MY_KEYS", true}, {"Deploy_Tokens", true},
+		// PASSWORDLESS names the absence of a password; a secret word after it still counts
+		{"passwordless_hint", false}, {"PASSWORDLESS", false}, {"passwordless_login_secret", true},
+		{"passwordless_then_password", true},
+		// words that only start like a secret word, or a secret word that is not the last one
+		{"PATH", false}, {"HOME", false}, {"KEY", false}, {"TOKENIZER", false}, {"tokenizer", false},
+		{"SECRETARY", false}, {"PATTERN", false}, {"KEYBOARD", false}, {"keyboard", false},
+		{"TOKEN_COUNT", false}, {"KEY_ID", false}, {"max_tokensize", false}, {"api_keyss", false}, {"MONKEYS", false},
+		{"", false}, {"_", false}, {"_S", false},
 	} {
-		if got := IsSecretName(name); got != want {
-			t.Errorf("IsSecretName(%q) = %v", name, got)
+		if got := IsSecretName(c.name); got != c.want {
+			t.Errorf("IsSecretName(%q) = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -12,15 +12,42 @@ import (
 // Version is the format of the records this build writes; a reader refuses a newer one.
 const Version = 1
 
-// Run statuses as persisted. Crashed is never written: a reader reports it for a record that
-// still says running while its process is gone (see Effective).
+// Run statuses as persisted and shown: one vocabulary with the run's own result (awf run
+// --format json), its terminal states and its steps, so a script compares one set of words
+// (docs/reference/json-outputs.md). Crashed is never written: a reader reports it for a
+// record that still says running while its process is gone (see Effective). Error is a run
+// that awf itself could not carry on (a SYSTEM or EXECUTION fault outside any step's routing).
 const (
 	Running     = "running"
-	Succeeded   = "succeeded"
-	Failed      = "failed"
+	Succeeded   = "success"
+	Failed      = "failure"
+	Errored     = "error"
 	Interrupted = "interrupted"
 	Crashed     = "crashed"
 )
+
+// Statuses are every status a run can show, in the order help texts list them.
+var Statuses = []string{Running, Succeeded, Failed, Errored, Interrupted, Crashed}
+
+// aliases are the words older awf releases wrote (succeeded, failed) and the words other
+// tools use for the same statuses, accepted wherever a status is read or filtered on.
+var aliases = map[string]string{
+	"succeeded": Succeeded, "successful": Succeeded, "completed": Succeeded, "ok": Succeeded,
+	"failed": Failed, "errored": Errored,
+	"cancelled": Interrupted, "canceled": Interrupted,
+}
+
+// Canonical is the status word s stands for: s itself when it is one of Statuses, the status
+// an alias names, or "" for a word that names no status. Records written by older releases
+// (succeeded, failed) read through it, so they show in today's words.
+func Canonical(s string) string {
+	for _, st := range Statuses {
+		if s == st {
+			return s
+		}
+	}
+	return aliases[s]
+}
 
 // Record is one run's persisted state.
 type Record struct {
@@ -56,6 +83,10 @@ type Record struct {
 	// no longer set. It holds nothing the record did not already hold in clear
 	// (docs/decisions/0011-values-are-data-secrets-are-masked.md).
 	Masked []string `json:"masked,omitempty"`
+	// Seq is the number of the last journal entry this record holds (see Apply): entries at or
+	// below it are already in it, so a journal left beside a newer state.json by a crash
+	// between the two writes is not applied twice.
+	Seq int `json:"journal_seq,omitempty"`
 }
 
 // Step is one finished state (or a sub-step of a loop or parallel state, with Within set).

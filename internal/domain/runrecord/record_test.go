@@ -52,3 +52,31 @@ func TestDurationAndMain(t *testing.T) {
 		t.Fatal("hash")
 	}
 }
+
+func TestCanonical(t *testing.T) {
+	tests := map[string]string{"success": Succeeded, "succeeded": Succeeded, "completed": Succeeded, "failed": Failed,
+		"failure": Failed, "error": Errored, "cancelled": Interrupted, "crashed": Crashed, "running": Running, "runing": "", "": ""}
+	for in, want := range tests {
+		if got := Canonical(in); got != want {
+			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestApplyEntries(t *testing.T) {
+	r := Record{Seq: 2, Active: []string{"l[0]/x"}}
+	if r.Apply(Entry{N: 2, Current: "old"}) || r.Current != "" {
+		t.Fatalf("an entry the record holds was applied: %+v", r)
+	}
+	at := time.Unix(50, 0)
+	if !r.Apply(Entry{N: 3, At: at, Current: "b", Started: "l[1]/x", Step: &Step{Name: "x", Within: "l[0]"}, Masked: []string{"m"}}) {
+		t.Fatal("entry 3 not applied")
+	}
+	if r.Seq != 3 || r.Current != "b" || len(r.Steps) != 1 || len(r.Active) != 1 || r.Active[0] != "l[1]/x" || !r.Updated.Equal(at) || r.Masked[0] != "m" {
+		t.Fatalf("after entry 3: %+v", r)
+	}
+	r.Apply(Entry{N: 4, Status: Succeeded})
+	if r.Status != Succeeded {
+		t.Fatalf("status %q", r.Status)
+	}
+}

@@ -50,8 +50,10 @@ func (h *Host) currentPins(ctx context.Context, plugin string) (map[string]plugi
 		if err != nil {
 			return nil, err
 		}
-		ops, pins, err := s.Operations(ctx)
-		return wholePins(ops, pins), h.fromBridge(plugin, err)
+		// The bridge pins each tool's whole definition (mcpbridge's pinTool): the lock and a
+		// step's mid-step check compare the same fingerprint.
+		_, pins, err := s.Operations(ctx)
+		return pins, h.fromBridge(plugin, err)
 	}
 	ops, err := h.Operations(ctx, plugin)
 	if err != nil {
@@ -62,21 +64,6 @@ func (h *Host) currentPins(ctx context.Context, plugin string) (map[string]plugi
 		pins[op.Name] = pinOperation(op)
 	}
 	return pins, nil
-}
-
-// wholePins adds to the bridge's pins the parts of each definition they leave out (icons,
-// _meta), so the lock covers the whole definition; the bridge's map is not changed.
-func wholePins(ops []ports.PluginOperation, pins map[string]pluginlock.ToolPin) map[string]pluginlock.ToolPin {
-	out := make(map[string]pluginlock.ToolPin, len(pins))
-	for name, p := range pins {
-		out[name] = p
-	}
-	for _, op := range ops {
-		if p, ok := out[op.Name]; ok && (op.Icons != nil || op.Meta != nil) {
-			out[op.Name] = p.WithExtra([]json.RawMessage{op.Icons, op.Meta})
-		}
-	}
-	return out
 }
 
 // CheckPins refuses exposed tools that are new or changed since `awf plugins lock`, with

@@ -8,7 +8,6 @@ import (
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolscan"
-	"github.com/awf-dev/awf/internal/infrastructure/plugins/pluginlock"
 )
 
 func TestScanToolKeepsOnlyTheServersHints(t *testing.T) {
@@ -28,23 +27,6 @@ func TestScanToolKeepsOnlyTheServersHints(t *testing.T) {
 		if found != hints {
 			t.Errorf("from %q: annotation-mismatch found %v", from, found)
 		}
-	}
-}
-
-func TestWholePinsFoldIconsAndMeta(t *testing.T) {
-	base := pluginlock.NewPin("a", "d", nil, nil, nil)
-	pins := map[string]pluginlock.ToolPin{"a": base, "b": base}
-	ops := []ports.PluginOperation{{Name: "a", Meta: json.RawMessage(`{"k":1}`)}, {Name: "b"}, {Name: "c", Icons: json.RawMessage(`[]`)}}
-	got := wholePins(ops, pins)
-	if got["a"].Fingerprint == base.Fingerprint || got["b"] != base || len(got) != 2 {
-		t.Errorf("%+v", got)
-	}
-	if pins["a"] != base {
-		t.Error("the bridge's map was changed")
-	}
-	other := wholePins([]ports.PluginOperation{{Name: "a", Meta: json.RawMessage(`{"k":2}`)}}, pins)
-	if other["a"].Fingerprint == got["a"].Fingerprint {
-		t.Error("a _meta change is not drift")
 	}
 }
 

@@ -50,7 +50,7 @@ func Contain(cmd *exec.Cmd, grace time.Duration) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	// The reaper must outlive its tree to end it: on awf's death it gets SIGTERM, not SIGKILL.
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM
+	setPdeathsig(cmd.SysProcAttr, syscall.SIGTERM)
 }
 
 // Contained reports whether Contain prepared cmd.

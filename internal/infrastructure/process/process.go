@@ -25,9 +25,9 @@ func Prepare(cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
-	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
+	setPdeathsig(cmd.SysProcAttr, syscall.SIGKILL)
 	if Contained(cmd) {
-		cmd.SysProcAttr.Pdeathsig = syscall.SIGTERM // the reaper ends its tree, then itself
+		setPdeathsig(cmd.SysProcAttr, syscall.SIGTERM) // the reaper ends its tree, then itself
 	}
 }
 

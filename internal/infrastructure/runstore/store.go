@@ -1,6 +1,7 @@
 // Package runstore keeps runs' persisted state as .awf/runs/<id>/state.json, written atomically
 // (a private temp file in the same directory, then a rename), so a crash or a Ctrl+C at any
-// moment leaves either the previous record or the new one, never a torn file.
+// moment leaves either the previous record or the new one, never a torn file; between two
+// whole writes a run appends its transitions to journal.jsonl beside it, which Load applies.
 package runstore
 
 import (
@@ -62,6 +63,9 @@ func (s Store) Save(rec runrecord.Record) error {
 	}
 	if err := writeAtomic(s.Dir(rec.ID), FileName, buf.Bytes()); err != nil {
 		return fault.Wrap(err, fault.SystemFSRunState, "cannot write the state of run %s", rec.ID)
+	}
+	if err := removeJournal(s.Dir(rec.ID)); err != nil { // the record holds it now
+		return fault.Wrap(err, fault.SystemFSRunState, "cannot compact the journal of run %s", rec.ID)
 	}
 	return nil
 }
@@ -126,7 +130,15 @@ func (s Store) Load(id string) (runrecord.Record, error) {
 	if err != nil {
 		return runrecord.Record{}, fault.Wrap(err, fault.UserRunCorrupt, "cannot read %s", file)
 	}
-	return decode(file, data)
+	rec, err := decode(file, data)
+	if err != nil {
+		return rec, err
+	}
+	if err := replay(s.Dir(id), &rec); err != nil {
+		return runrecord.Record{}, fault.Wrap(err, fault.UserRunCorrupt, "cannot read the journal of run %s", id).
+			WithHint("the journal %s beside state.json must be a regular file of this run", filepath.Join(s.Dir(id), JournalName))
+	}
+	return rec, nil
 }
 
 // readBounded reads at most maxRecord bytes of file, opened with the extra flags.
@@ -161,6 +173,7 @@ func decode(file string, data []byte) (runrecord.Record, error) {
 		return runrecord.Record{}, fault.Wrap(err, fault.UserRunCorrupt, "the run state %s is corrupt or truncated", file).
 			WithHint("the run cannot be shown or resumed; its directory was left as it was")
 	}
+	rec.Status = runrecord.Canonical(rec.Status) // older releases wrote succeeded and failed
 	if rec.Version > runrecord.Version || rec.ID == "" || rec.Status == "" {
 		return runrecord.Record{}, fault.New(fault.UserRunCorrupt, "the run state %s is not a run record this awf can read (version %d)", file, rec.Version).
 			WithHint("it may have been written by a newer awf")

@@ -1,3 +1,5 @@
+//go:build linux
+
 package sandbox
 
 import (
@@ -16,17 +18,6 @@ func probeOnDisk(t *testing.T, dir, self string) Status {
 	probeDiskDir = dir
 	defer func() { probeDiskDir = old }()
 	return probeThroughDisk(self)
-}
-
-func copyBinary(t *testing.T, from, to string) {
-	t.Helper()
-	b, err := os.ReadFile(from)
-	if err != nil {
-		t.Skip(err)
-	}
-	if err := os.WriteFile(to, b, 0o755); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func TestProbeCacheKeepsOnlyPositiveAnswers(t *testing.T) {

@@ -274,3 +274,14 @@ func TestNoCapabilities(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func copyBinary(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Skip(err)
+	}
+	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}

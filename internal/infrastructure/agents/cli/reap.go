@@ -19,8 +19,8 @@ const reaperSlack = 2 * time.Second
 // and the reaper exits when none is left. When ctx ends first, or during the linger (Ctrl+C
 // cuts it short), the reaper gets SIGTERM, which it passes to the whole tree before SIGKILL
 // after grace. stopped says the CLI itself was stopped; status is its own wait status, nil when
-// the reaper did not report it.
-func superviseReaper(ctx context.Context, cmd *exec.Cmd, exited <-chan syscall.WaitStatus, grace time.Duration) (werr error, stopped bool, status *syscall.WaitStatus) {
+// the reaper did not report it; werr is the reaper's wait error.
+func superviseReaper(ctx context.Context, cmd *exec.Cmd, exited <-chan syscall.WaitStatus, grace time.Duration) (stopped bool, status *syscall.WaitStatus, werr error) {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
@@ -29,13 +29,13 @@ func superviseReaper(ctx context.Context, cmd *exec.Cmd, exited <-chan syscall.W
 			status = &ws
 		}
 	case <-ctx.Done():
-		return stopReaper(cmd, done, grace), true, nil
+		return true, nil, stopReaper(cmd, done, grace)
 	}
 	select {
 	case werr = <-done:
-		return werr, false, status
+		return false, status, werr
 	case <-ctx.Done():
-		return stopReaper(cmd, done, grace), false, status
+		return false, status, stopReaper(cmd, done, grace)
 	}
 }
 

@@ -134,7 +134,7 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 		status  *syscall.WaitStatus
 	)
 	if exited != nil {
-		werr, stopped, status = superviseReaper(ctx, cmd, exited, c.Grace)
+		stopped, status, werr = superviseReaper(ctx, cmd, exited, c.Grace)
 	} else {
 		werr, stopped = supervise(ctx, cmd, c.Linger, c.Grace)
 	}

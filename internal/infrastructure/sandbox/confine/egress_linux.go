@@ -5,13 +5,6 @@ import (
 	"unsafe"
 )
 
-// The ports the forwarders listen on, on the sandbox's own loopback: the sandbox has its own
-// network namespace, so any port is free; fixed ones let the caller set the proxy variables.
-const (
-	ProxyHTTPPort  = 3128 // HTTP_PROXY, HTTPS_PROXY
-	ProxySOCKSPort = 1080 // ALL_PROXY (socks5h)
-)
-
 // startEgress brings the namespace's loopback up and starts the forwarders: each connection to
 // 127.0.0.1:ProxyHTTPPort or :ProxySOCKSPort is joined to a new connection to the host's proxy
 // socket, bytes moved with splice(2). It runs before the capabilities are dropped (the loopback

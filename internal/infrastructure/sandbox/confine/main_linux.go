@@ -144,20 +144,3 @@ func prctl(option, arg uintptr) error {
 	}
 	return nil
 }
-
-// wrap is fmt's "%s: %v" without fmt, whose initialisation this package must not wait for.
-func wrap(what string, err error) error { return errors.New(what + ": " + err.Error()) }
-
-// itoa is strconv.Itoa for the non-negative numbers of the helper's messages.
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
-}

@@ -51,3 +51,8 @@ func TestWriteEditRefuseProtectedPaths(t *testing.T) {
 	wantOK(t, call(t, p, "Write", map[string]any{"file_path": ".git/description", "content": "x"}))
 	wantOK(t, call(t, p, "Write", map[string]any{"file_path": "tools/other", "content": "x"}))
 }
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}

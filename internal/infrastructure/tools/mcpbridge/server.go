@@ -220,9 +220,24 @@ func operationOf(t *mcp.Tool) ports.PluginOperation {
 	return op
 }
 
-// pinTool pins a tool as the server listed it (the server's annotations, not the override).
+// pinTool pins a tool's whole definition as the server listed it (the server's annotations,
+// not the override): the one pin both `awf plugins lock` writes and a step compares, at start
+// and after notifications/tools/list_changed, so a change to any field, icons and _meta
+// included, is drift. A tool without icons or _meta pins as it did before they were covered,
+// so older locks still match.
 func pinTool(t *mcp.Tool) pluginlock.ToolPin {
-	return pluginlock.NewPin(t.Name, []string{t.Title, t.Description}, t.InputSchema, t.OutputSchema, t.Annotations)
+	p := pluginlock.NewPin(t.Name, []string{t.Title, t.Description}, t.InputSchema, t.OutputSchema, t.Annotations)
+	var icons, meta json.RawMessage
+	if len(t.Icons) > 0 {
+		icons, _ = json.Marshal(t.Icons)
+	}
+	if len(t.Meta) > 0 {
+		meta, _ = json.Marshal(t.Meta)
+	}
+	if icons == nil && meta == nil {
+		return p
+	}
+	return p.WithExtra([]json.RawMessage{icons, meta})
 }
 
 // Execute calls one tool. A tool announced as changed since the start is listed again and, if

@@ -57,7 +57,7 @@ func (r *fileReader) load(c *rootfs.Root, e walkFile) (loaded, error) {
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return loaded{}, errNotRegular
 	}
-	mtime := st.Mtim.Nano()
+	mtime := statMtime(&st)
 	size := int(st.Size)
 	if size == 0 {
 		return loaded{mtime: mtime}, nil

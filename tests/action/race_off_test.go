@@ -1,0 +1,5 @@
+//go:build !race
+
+package action_test
+
+const raceBuild = false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/awf-dev/awf/internal/application/run"
@@ -11,21 +12,38 @@ import (
 )
 
 // textObserver prints each step of a run to the terminal as it starts and ends, from the run's
-// events.
+// events, and, by its mode, each line of a command's output as it comes (streaming), each
+// step's output when it ends (buffered), or neither (silent). The run's events and the
+// follower of its activity write from two goroutines: mu keeps their lines whole.
 type textObserver struct {
-	out io.Writer
-	red *redact.Redactor // masks step output before it is cut into lines
+	out  io.Writer
+	red  *redact.Redactor // masks step output before it is cut into lines
+	mode string           // outputStreaming, outputBuffered or outputSilent; "" is buffered
+	mu   sync.Mutex
+	// running are the steps started and not yet finished, by within and name.
+	running map[string]*liveStep
+	// drain, when set, shows the tool calls recorded so far (follower.drain).
+	drain func()
 }
 
 // Observe implements run.Observer.
 func (o *textObserver) Observe(e run.Event) {
+	if _, ok := e.(run.StepFinished); ok && o.drain != nil {
+		o.drain() // the step's calls before its end, outside mu: they print through it
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
 	switch e := e.(type) {
 	case run.StepStarted:
+		o.started(e)
 		fmt.Fprintf(o.out, "▶ %s (%s)%s\n", e.Name, e.Kind, within(e.Within))
+	case run.StepOutput:
+		o.line(e)
 	case run.StepRetrying:
 		fmt.Fprintf(o.out, "↻ %s attempt %d of %d failed: %s; again in %s\n", e.Name, e.Attempt, e.Of, firstLine(e.Error), e.Wait.Round(time.Millisecond))
 	case run.StepFinished:
-		o.stepFinished(e.Step)
+		streamed := o.finished(e.Step)
+		o.stepFinished(e.Step, streamed)
 	case run.HookRan:
 		o.hookRan(e)
 	}
@@ -46,7 +64,9 @@ func firstLine(s string) string {
 	return visible(s)
 }
 
-func (o *textObserver) stepFinished(r run.StepResult) {
+// stepFinished prints a step's closing line, then its tool summary and, unless the mode is
+// silent or its lines were streamed already, its output.
+func (o *textObserver) stepFinished(r run.StepResult, streamed bool) {
 	r.Output, r.Stderr, r.Error = o.red.String(r.Output), o.red.String(r.Stderr), o.red.String(r.Error)
 	mark := "✓"
 	if r.Status != run.StepSuccess {
@@ -72,6 +92,9 @@ func (o *textObserver) stepFinished(r run.StepResult) {
 	}
 	if r.Tools != "" {
 		fmt.Fprintln(o.out, "  "+printable(r.Tools)) // tool names are the model's: escaped
+	}
+	if o.mode == outputSilent || streamed {
+		return
 	}
 	printIndented(o.out, r.Output)
 	if r.Status != run.StepSuccess {

@@ -20,7 +20,7 @@ func newRootCmd() *cobra.Command {
 	g := &globalFlags{}
 	root := newBareRoot(g)
 	root.AddCommand(newValidateCmd(g), newRunCmd(g), newActivityCmd(g), newMCPServeCmd(), newCallCmd(g), newPluginsCmd(g),
-		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g), newReportCmd(g), newVersionCmd(), newCICmd(g), newInitCmd(g), newErrorCmd(), newSchemaCmd())
+		newStatusCmd(g), newHistoryCmd(g), newListCmd(g), newResumeCmd(g), newDiagramCmd(g), newReportCmd(g), newVersionCmd(), newCICmd(g), newInitCmd(g), newErrorCmd(), newServeCmd(g), newSchemaCmd())
 	addCompletions(root, g)
 	return root
 }

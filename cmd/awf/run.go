@@ -46,6 +46,7 @@ func newRunCmd(g *globalFlags) *cobra.Command {
 		report bool
 		resume bool
 		sarif  string
+		output string
 		step   runStepFlags
 	)
 	cmd := &cobra.Command{
@@ -58,11 +59,11 @@ state, 3 a process or endpoint failed, 4 awf itself failed, 130 interrupted (Ctr
 Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and activitylog.jsonl.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(format, "text", "json"); err != nil {
+			view, err := newRunView(cmd, g, format, output)
+			if err != nil {
 				return err
 			}
-			view := &runView{format: format, out: cmd.OutOrStdout(), errOut: cmd.ErrOrStderr()}
-			err := startOrResume(resume)(cmd.Context(), g, step.request(args[0], inputs, dryRun), view)
+			err = startOrResume(resume)(cmd.Context(), g, step.request(args[0], inputs, dryRun), view)
 			if sarif != "" && view.runID != "" {
 				sarifAfterRun(cmd, g, view.runID, sarif)
 			}
@@ -73,7 +74,8 @@ Each run gets an id and a directory .awf/runs/<id>/ holding run.log (JSON) and a
 		},
 	}
 	cmd.Flags().StringArrayVarP(&inputs, "input", "i", nil, "workflow input as name=value (repeatable)")
-	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run) or json (a run summary)")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text (steps as they run), json (a run summary) or jsonl (one JSON object per event, as it happens)")
+	cmd.Flags().StringVarP(&output, "output", "o", outputStreaming, "how text shows step output: streaming (each line as it comes, [OUT]/[ERR], and each tool call), buffered (a step's output when it ends) or silent")
 	cmd.Flags().BoolVar(&report, "report", false, "write the run's HTML report (.awf/runs/<id>/report.html) when it ends, whatever its status")
 	cmd.Flags().StringVar(&sarif, "sarif", "", "write the run's refusals and sandbox denials as SARIF 2.1.0 to this file when it ends (for code scanning)")
 	cmd.Flags().BoolVar(&resume, "resume-if-interrupted", false, "resume the newest interrupted or crashed run of this workflow with the same inputs, if there is one, instead of starting a new run (for rescheduled pods and retried CI jobs)")
@@ -94,6 +96,13 @@ func runWorkflow(ctx context.Context, g *globalFlags, req usecase.RunRequest, vi
 	host := projectPluginHost(root, zap.NewNop())
 	defer func() { _ = host.Close() }()
 	uc := usecase.Run{RunPorts: runPorts(g, root, host, view.errOut), Root: root, View: view}
+	// Someone can approve held calls (intent.ask) here, unless the pauser of --interactive or
+	// --break reads the same terminal.
+	if stdinIsTerminal() && !req.Interactive && len(req.Breakpoints) == 0 {
+		var stop func()
+		uc.NewRunID, stop = terminalApprovals(ctx, root, uc.NewRunID, os.Stdin, view.errOut)
+		defer stop()
+	}
 	return reported(uc.Do(ctx, req))
 }
 
@@ -138,6 +147,7 @@ func runPorts(g *globalFlags, root string, host *plugins.Host, errOut io.Writer)
 		PluginCommands:   plugins.Commands,
 		Redactor:         secrets(),
 		InProcess:        inProcessProviders(),
+		Approver:         fileApprover,
 		Workflows:        yamlrepo.Repository{Root: root},
 		Operations:       httpop.Runner{},
 		Plugins:          host,

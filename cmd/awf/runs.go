@@ -13,7 +13,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/fault"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
-	"github.com/awf-dev/awf/internal/infrastructure/runstore"
+	"github.com/awf-dev/awf/internal/infrastructure/runindex"
 	"github.com/awf-dev/awf/internal/infrastructure/yamlrepo"
 )
 
@@ -24,7 +24,7 @@ func runsUseCase(g *globalFlags) (usecase.Runs, error) {
 		return usecase.Runs{}, fault.Wrap(err, fault.SystemFSCwd, "cannot determine the project root")
 	}
 	maskPluginEnv(root)
-	return usecase.Runs{Store: runstore.Store{Root: root, ActivityFile: activitylog.FileName}}, nil
+	return usecase.Runs{Store: runindex.New(root, activitylog.FileName)}, nil
 }
 
 func newStatusCmd(g *globalFlags) *cobra.Command {

@@ -33,10 +33,12 @@ type Mark struct {
 	Left, Width float64
 }
 
-// span is a lane before it is shown: raw names and absolute times.
+// span is a lane before it is shown: raw names and absolute times. label is the name the
+// step's activity records and model requests carry: the name with the index of each enclosing
+// loop, outermost first ("review[1][0]"), as the engine labels them.
 type span struct {
-	name, within, typ, status string
-	start, end                time.Time
+	name, within, typ, status, label string
+	start, end                       time.Time
 	// step is the record index (-1 for a lane made for calls of a step the record lacks).
 	step int
 }
@@ -65,8 +67,8 @@ func newTimeline(in Input) *timeline {
 	}
 	cursor := tl.t0
 	for i, st := range in.Record.Steps {
-		sp := span{name: st.Name, within: st.Within, typ: st.Type, status: st.Status, step: i}
-		k := key(st.Within, st.Name)
+		sp := span{name: st.Name, within: st.Within, typ: st.Type, status: st.Status, step: i, label: recordLabel(st.Within, st.Name)}
+		k := endKey(st.Within, st.Name)
 		if q := ends[k]; len(q) > 0 {
 			sp.end, ends[k] = q[0].Time, q[1:]
 			sp.start = sp.end.Add(-q[0].Duration)
@@ -92,21 +94,47 @@ func isStepEnd(msg string) bool {
 	return msg == MsgStepSucceeded || msg == MsgStepFailed || msg == MsgStepStopped
 }
 
-func key(within, name string) string { return within + "\x00" + name }
-
-// logKey is the record key of the step a log line ends: an iteration is "loop[i]", a branch its
-// parallel state, a sub-workflow's step "call/step".
-func logKey(l LogLine) string {
-	name, within := l.Step, ""
-	switch {
-	case l.Call != "":
-		name = l.Call + "/" + l.Step
-	case l.Loop != "":
-		within = fmt.Sprintf("%s[%d]", l.Loop, l.LoopIndex)
-	case l.Parallel != "":
-		within = l.Parallel
+// endKey is what a step's end line in run.log says of where the step ran: its innermost loop
+// iteration ("loop[i]") and the parallel state it is a branch of, when it is directly one (the
+// log's loop, loop_index and parallel fields). Steps of the same key end in the order the
+// record lists them, so the n-th line of a key ends the n-th step of it, nested loops
+// included.
+func endKey(within, name string) string {
+	parts := strings.Split(within, "/")
+	loop, branch := "", ""
+	for _, p := range parts {
+		if strings.HasSuffix(p, "]") {
+			loop = p
+		}
 	}
-	return key(within, name)
+	if last := parts[len(parts)-1]; last != "" && !strings.HasSuffix(last, "]") {
+		branch = last
+	}
+	return loop + "\x00" + branch + "\x00" + name
+}
+
+// logKey is the endKey of the step a log line ends; a sub-workflow's step is "call/step".
+func logKey(l LogLine) string {
+	name, loop := l.Step, ""
+	if l.Call != "" {
+		name = l.Call + "/" + l.Step
+	}
+	if l.Loop != "" {
+		loop = fmt.Sprintf("%s[%d]", l.Loop, l.LoopIndex)
+	}
+	return loop + "\x00" + l.Parallel + "\x00" + name
+}
+
+// recordLabel is how activity records and model requests name the step name run at within:
+// the name followed by the index of each loop iteration in within, outermost first.
+func recordLabel(within, name string) string {
+	var idx strings.Builder
+	for _, p := range strings.Split(within, "/") {
+		if i := strings.LastIndexByte(p, '['); i >= 0 && strings.HasSuffix(p, "]") {
+			idx.WriteString(p[i:])
+		}
+	}
+	return name + idx.String()
 }
 
 // place assigns each call to a lane (see laneFor); calls of a step the record does not hold
@@ -116,7 +144,7 @@ func (tl *timeline) place(calls []activity.Record) {
 	for i, c := range calls {
 		l := tl.laneFor(c.Step, c.Time)
 		if l < 0 {
-			tl.spans = append(tl.spans, span{name: c.Step, status: LaneUnfinished, start: c.Time, end: callEnd(c), step: -1})
+			tl.spans = append(tl.spans, span{name: c.Step, label: c.Step, status: LaneUnfinished, start: c.Time, end: callEnd(c), step: -1})
 			l = len(tl.spans) - 1
 		}
 		if sp := &tl.spans[l]; sp.step < 0 {
@@ -126,13 +154,23 @@ func (tl *timeline) place(calls []activity.Record) {
 	}
 }
 
-// laneFor picks the lane of a step by name at time at: among the lanes of that name (or a
-// sub-workflow's "call/name"), the one running at that moment, else the nearest in time; -1
-// when no lane has that name.
+// laneFor picks the lane of a step at time at. step is a record's step: its name with the
+// index of each loop it ran in ("review[0]"), so a call inside a loop lands on its iteration's
+// lane. Among the lanes of that label (or a sub-workflow's "call/label"), else of that plain
+// name, the one running at that moment wins, else the nearest in time; -1 when no lane has it.
 func (tl *timeline) laneFor(step string, at time.Time) int {
+	if l := tl.nearest(at, func(sp span) bool { return sp.label == step || strings.HasSuffix(sp.label, "/"+step) }); l >= 0 {
+		return l
+	}
+	return tl.nearest(at, func(sp span) bool { return sp.name == step || strings.HasSuffix(sp.name, "/"+step) })
+}
+
+// nearest is the lane among those match accepts running at at, else the nearest in time; -1
+// when match accepts none. A lane made for calls of an unrecorded step is matched by name.
+func (tl *timeline) nearest(at time.Time, match func(span) bool) int {
 	best, bestGap := -1, time.Duration(-1)
 	for i, sp := range tl.spans {
-		if sp.name != step && !strings.HasSuffix(sp.name, "/"+step) {
+		if !match(sp) {
 			continue
 		}
 		gap := time.Duration(0)

@@ -32,6 +32,7 @@ type call struct {
 	sandbox     *tool.Confinement     // how the provider confined the call, when it says
 	content     []tool.ContentSummary // the result's non-text blocks (bridged MCP servers only)
 	toolError   bool                  // the tool itself answered with isError
+	approval    *activity.Approval    // the decision on a call held for approval
 }
 
 // callOptions is how one call is judged: by which policy, with what declared, and which tools
@@ -127,8 +128,15 @@ func (r *Router) dispatch(ctx context.Context, c *call, name string, raw json.Ra
 	}
 	c.args = args
 
-	d := o.policy.Decide(e.def, CallInfo{Tool: c.name, Args: args, Declared: o.declared})
+	info := CallInfo{Tool: c.name, Args: args, Declared: o.declared}
+	var d Decision
+	if cp, ok := o.policy.(contextPolicy); ok {
+		d = cp.DecideContext(ctx, e.def, info)
+	} else {
+		d = o.policy.Decide(e.def, info)
+	}
 	c.intent = d.Intent
+	c.approval = d.Approval
 	c.code = d.Code
 	if !d.Allow {
 		msg := d.Message

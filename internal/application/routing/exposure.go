@@ -40,7 +40,15 @@ const RetrieveToolsName = "retrieve_tools"
 func NewExposure(r *Router, s IntentSettings) *Exposure {
 	s.Allow = cloneVariants(s.Allow)
 	e := &Exposure{r: r, s: s, rule: s.Rule()}
-	e.opts = callOptions{policy: IntentPolicy{Settings: e.rule}, visible: e.visible}
+	var policy Policy = IntentPolicy{Settings: e.rule}
+	if len(s.Ask) > 0 {
+		ap := ApprovalPolicy{Inner: policy, Ask: cloneVariants(s.Ask), Approver: s.Approver}
+		if r != nil {
+			ap.RunID, ap.Step = r.opts.RunID, r.opts.Step
+		}
+		policy = ap
+	}
+	e.opts = callOptions{policy: policy, visible: e.visible}
 	if s.Split {
 		e.split = splitDefinitions(s)
 	}

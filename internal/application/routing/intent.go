@@ -20,6 +20,10 @@ type IntentSettings struct {
 	Strict bool
 	// RequireDeclaration makes the nested intent.operation_type mandatory on split calls.
 	RequireDeclaration bool
+	// Ask lists the variants whose calls wait for Approver (intent.ask); empty holds nothing.
+	Ask []tool.Variant
+	// Approver is asked about held calls; nil with Ask set refuses them.
+	Approver Approver
 }
 
 // DefaultIntentSettings is what a step gets when its intent block says nothing: direct exposure,
@@ -34,6 +38,7 @@ func IntentSettingsFromWorkflow(w workflow.IntentSettings) IntentSettings {
 		Allow:              cloneVariants(w.Allow),
 		Strict:             w.StrictServerValidation,
 		RequireDeclaration: w.RequireDeclaration,
+		Ask:                cloneVariants(w.Ask),
 	}
 }
 
@@ -45,6 +50,7 @@ func IntentSettingsFromToolset(i toolset.Intent) IntentSettings {
 		Allow:              cloneVariants(i.Allow),
 		Strict:             i.Strict,
 		RequireDeclaration: i.RequireDeclaration,
+		Ask:                cloneVariants(i.Ask),
 	}
 }
 

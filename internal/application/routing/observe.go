@@ -196,6 +196,7 @@ func (r *Router) record(ctx context.Context, c *call, durationMS float64, errTex
 		ToolVariant: c.toolVariant,
 		TraceID:     traceID,
 		Sandbox:     c.sandbox,
+		Approval:    c.approval,
 		Content:     c.content,
 		Turn:        activity.TurnOf(ctx),
 	}

@@ -1,6 +1,7 @@
 package routing
 
 import (
+	"github.com/awf-dev/awf/internal/domain/activity"
 	"github.com/awf-dev/awf/internal/domain/tool"
 )
 
@@ -35,12 +36,15 @@ type Decision struct {
 	// Message is the text returned to the agent when Allow is false; it should say what to do
 	// instead (for example which call_tool_* variant to use).
 	Message string
+	// Approval is the decision on a call held for approval (ApprovalPolicy); nil otherwise.
+	Approval *activity.Approval
 }
 
 // Policy decides whether a call may go ahead. It is the hook for the intent rule
 // (docs/design.md#the-intent-rule): the router asks it once per call, after the arguments are
 // parsed and before they are validated and dispatched, and records what it says. Implementations must be safe for
-// concurrent use and must not block.
+// concurrent use and must not block; the one that waits (ApprovalPolicy) is called with the
+// call's context instead.
 type Policy interface {
 	Decide(def tool.Definition, call CallInfo) Decision
 }

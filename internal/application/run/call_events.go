@@ -35,6 +35,9 @@ func (r *callRecorder) relay(e Event) {
 	case StepRetrying:
 		e.Name = r.prefix + e.Name
 		r.forward(e)
+	case StepOutput:
+		e.Name = r.prefix + e.Name
+		r.forward(e)
 	case StepFinished:
 		e.Step.Name = r.prefix + e.Step.Name
 		if e.Step.Next != "" {

@@ -41,7 +41,7 @@ func (x commandExecutor) Execute(ctx context.Context, st *workflow.State, scope 
 	if err != nil {
 		return Outcome{}, Stop(err)
 	}
-	req.Dir, req.Env = dir, x.env
+	req.Dir, req.Env, req.Live = dir, x.env, liveLines(ctx, st.Name, scope)
 	if req.Values, err = stepEnv(st, spec, scope, req.Values); err != nil {
 		return Outcome{}, Stop(err)
 	}

@@ -67,6 +67,10 @@ type Service struct {
 	Processes ports.Processes
 	// Env is the run's environment, whose OTEL_* variables the subprocess gets; nil forwards none.
 	Env ports.Environment
+	// Approver makes the approver of an in-process step whose intent.ask is set, over the run's
+	// approvals directory (an mcp-serve subprocess makes its own from the config); nil leaves
+	// such calls with nobody to ask, so they are refused.
+	Approver func(spec toolset.Spec) routing.Approver
 }
 
 // Session is one step's proxy.
@@ -110,7 +114,11 @@ func (s *Service) Prepare(ctx context.Context, st Step) (*Session, error) {
 		_ = s.Files.RemoveAll(stepDir)
 		return nil, err
 	}
-	exposure := routing.NewExposure(router, routing.IntentSettingsFromToolset(spec.Intent))
+	settings := routing.IntentSettingsFromToolset(spec.Intent)
+	if len(settings.Ask) > 0 && s.Approver != nil && spec.ApprovalsDir != "" {
+		settings.Approver = s.Approver(spec)
+	}
+	exposure := routing.NewExposure(router, settings)
 	if s.InProcess[st.Provider] {
 		sess.router, sess.Tools = router, exposure
 		return sess, nil

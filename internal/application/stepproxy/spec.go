@@ -2,6 +2,7 @@ package stepproxy
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -9,6 +10,10 @@ import (
 
 	"github.com/awf-dev/awf/internal/domain/toolset"
 )
+
+// ApprovalsDirName is the directory of a run where calls held for approval wait
+// (internal/infrastructure/approvals reads and writes it).
+const ApprovalsDirName = "approvals"
 
 // Spec builds what one step's proxy serves. It is the one builder behind `awf run` and
 // `awf call --workflow --step`, so both hide the step's api_key_env variable from Bash, forward
@@ -42,6 +47,13 @@ func (s *Service) Spec(ctx context.Context, st Step) toolset.Spec {
 			Allow:              slices.Clone(p.Intent.Allow), // nil (all) and empty (none) kept apart
 			Strict:             p.Intent.StrictServerValidation,
 			RequireDeclaration: p.Intent.RequireDeclaration,
+			Ask:                slices.Clone(p.Intent.Ask),
+			ApprovalTimeout:    p.Intent.ApprovalTimeout,
+		}
+		if len(spec.Intent.Ask) > 0 && s.ActivityFile != "" {
+			// Held calls wait in the run directory, beside the activity file, where `awf serve`
+			// and `awf run` look for them.
+			spec.ApprovalsDir = filepath.Join(filepath.Dir(s.ActivityFile), ApprovalsDirName)
 		}
 		spec.EnvPassthrough = slices.Clone(p.EnvPassthrough)
 		for _, pt := range p.PluginTools {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"testing"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 
@@ -87,6 +88,18 @@ func TestSpecFromTheStepsProxyBlock(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("spec\n%+v\nwant\n%+v", got, want)
+	}
+	// intent.ask and approval_timeout reach the proxy, which holds calls in the run's approvals/.
+	asked := st
+	asked.Proxy = new(*st.Proxy)
+	asked.Proxy.Intent.Ask = []tool.Variant{tool.VariantRead}
+	asked.Proxy.Intent.ApprovalTimeout = 2 * time.Second
+	a := svc.Spec(context.Background(), asked)
+	if !reflect.DeepEqual(a.Intent.Ask, []tool.Variant{tool.VariantRead}) || a.Intent.ApprovalTimeout != 2*time.Second || a.ApprovalsDir != "/x/approvals" {
+		t.Fatalf("ask spec = %+v, approvals dir %q", a.Intent, a.ApprovalsDir)
+	}
+	if got.ApprovalsDir != "" {
+		t.Fatalf("a step without ask has an approvals dir %q", got.ApprovalsDir)
 	}
 	// The spec owns its lists: the workflow cannot change a prepared proxy.
 	st.Proxy.Intent.Allow[0] = tool.VariantDestructive

@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 
+	"github.com/awf-dev/awf/internal/application/routing"
 	"github.com/awf-dev/awf/internal/application/run"
 	"github.com/awf-dev/awf/internal/application/runinputs"
 	"github.com/awf-dev/awf/internal/application/stepproxy"
@@ -17,6 +18,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/redact"
 	"github.com/awf-dev/awf/internal/domain/runrecord"
+	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/domain/workflow"
 )
 
@@ -74,6 +76,8 @@ type RunPorts struct {
 	// that call tools in-process instead.
 	AwfPath   string
 	InProcess map[string]bool
+	// Approver makes the approver of an in-process step's held calls (stepproxy.Service.Approver).
+	Approver func(spec toolset.Spec) routing.Approver
 	// SlimPath is the slim awf-serve binary beside awf, or ""; PluginCommands resolves a
 	// plugins.yaml's executables (see stepproxy.Service).
 	SlimPath       string
@@ -255,6 +259,7 @@ func (u Run) options(runID, runDir, tmp string, logger *zap.Logger, obs run.Obse
 		Activity:       u.Activity(activityFile),
 		Logger:         logger,
 		InProcess:      u.InProcess,
+		Approver:       u.Approver,
 		Files:          u.Files,
 		Handoff:        u.Handoff,
 		Processes:      u.Processes,

@@ -54,6 +54,9 @@ type Record struct {
 	Kind string
 	// Network is the connection of a KindNetwork record; Tool is then the tool that made it.
 	Network *Connection
+	// Approval is the decision on a call held for approval (mcp_proxy.intent.ask); nil for a
+	// call that was not held.
+	Approval *Approval
 }
 
 // Effective is the variant a record is filed under: the stronger of the declared one and the

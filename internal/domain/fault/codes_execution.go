@@ -81,6 +81,10 @@ const (
 	ExecutionToolFailed = "EXECUTION.TOOL.FAILED"
 	// ExecutionToolCancelled: the call was stopped before it finished (step end, timeout, Ctrl+C).
 	ExecutionToolCancelled = "EXECUTION.TOOL.CANCELLED"
+	// ExecutionToolApprovalDenied: a call held for approval (intent.ask) was denied.
+	ExecutionToolApprovalDenied = "EXECUTION.TOOL.APPROVAL_DENIED"
+	// ExecutionToolApprovalTimeout: nobody decided on a held call within approval_timeout.
+	ExecutionToolApprovalTimeout = "EXECUTION.TOOL.APPROVAL_TIMEOUT"
 	// ExecutionAgentEventTooLarge: one server-sent event's data: lines add up past the cap (a hostile or broken endpoint).
 	ExecutionAgentEventTooLarge = "EXECUTION.AGENT.EVENT_TOO_LARGE"
 	// EXECUTION.CALL

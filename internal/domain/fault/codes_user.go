@@ -82,6 +82,8 @@ const (
 	UserIntentToolNotFound         = "USER.INTENT.TOOL_NOT_FOUND"
 
 	// USER.MCP_PROXY
+	// UserMCPProxyAskNotAllowed: intent.ask lists a variant intent.allow does not allow.
+	UserMCPProxyAskNotAllowed     = "USER.MCP_PROXY.ASK_NOT_ALLOWED"
 	UserMCPProxyEmptyExpose       = "USER.MCP_PROXY.EMPTY_EXPOSE"
 	UserMCPProxyEmptyProxy        = "USER.MCP_PROXY.EMPTY_PROXY"
 	UserMCPProxyInfiniteLoopGuard = "USER.MCP_PROXY.INFINITE_LOOP_GUARD"

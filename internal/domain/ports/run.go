@@ -29,6 +29,12 @@ type CommandRequest struct {
 	// Shown is Command as people read it, each value in its place, escaped (logs, messages,
 	// test doubles). It is never run.
 	Shown string
+	// Live, when set, is called with each line of the command's output as the command writes
+	// it (stderr true for its standard error), without the newline, so the console can show a
+	// long step while it runs. A line without a newline at the end comes when the command
+	// ends; an over-long line comes in pieces. Calls for stdout and stderr may come from two
+	// goroutines at once. The result still holds the whole output.
+	Live func(stderr bool, line string)
 }
 
 // CommandResult is what a finished command left behind. A non-zero exit is a result, not an

@@ -5,7 +5,11 @@
 // kept in infrastructure.
 package toolset
 
-import "github.com/awf-dev/awf/internal/domain/tool"
+import (
+	"time"
+
+	"github.com/awf-dev/awf/internal/domain/tool"
+)
 
 // Spec is everything a step's proxy needs to serve the step's tools, in process or in an
 // `awf mcp-serve` subprocess, and to report back to the run that started it.
@@ -24,6 +28,10 @@ type Spec struct {
 	LogFile string
 	// ReadyFile is written once the server serves, so the step can prove the proxy ran.
 	ReadyFile string
+	// ApprovalsDir is where calls held for approval (Intent.Ask) wait for a decision: the run
+	// directory's approvals/, which `awf serve` and `awf run` watch. Empty with Intent.Ask set
+	// refuses held calls at once (nobody could answer).
+	ApprovalsDir string
 	// RunID and Step label records, spans and log lines.
 	RunID string
 	Step  string
@@ -91,7 +99,17 @@ type Intent struct {
 	Strict bool
 	// RequireDeclaration makes intent.operation_type mandatory on split calls.
 	RequireDeclaration bool
+	// Ask lists the variants whose calls wait for someone to approve them (intent.ask); each
+	// must also be allowed. Empty: no call waits.
+	Ask []tool.Variant
+	// ApprovalTimeout is how long a held call waits before it is refused; 0 means
+	// DefaultApprovalTimeout.
+	ApprovalTimeout time.Duration
 }
+
+// DefaultApprovalTimeout is how long a held call waits when the step sets no approval_timeout:
+// long enough for someone watching to answer, short enough that a headless run is not stuck.
+const DefaultApprovalTimeout = 5 * time.Minute
 
 // DefaultIntent is the rule for a proxy whose step says nothing: direct exposure, every variant,
 // strict server validation, no mandatory declaration.

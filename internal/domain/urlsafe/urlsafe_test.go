@@ -150,3 +150,63 @@ func TestCheckPositions(t *testing.T) {
 		t.Fatalf("syntax error not returned: %v", errs)
 	}
 }
+
+// TestPlanKeepsUserInfo: a template's own user info is part of what Verify holds a rendered
+// URL to, so a value cannot change who the request authenticates as, and the template's user
+// passes unchanged.
+func TestPlanKeepsUserInfo(t *testing.T) {
+	const tmpl = "https://bot@api.test/items/{{.v}}"
+	if got, err := render(t, tmpl, "7"); err != nil || got != "https://bot@api.test/items/7" {
+		t.Fatalf("render = %q, %v", got, err)
+	}
+	tp := template.Must(template.New("u").Parse(tmpl))
+	plan, err := Prepare(tp, tmpl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"https://admin@api.test/items/7", "https://api.test/items/7"} {
+		if err := plan.Verify(bad); !errors.Is(err, ErrChanged) {
+			t.Errorf("Verify(%q) = %v, want ErrChanged", bad, err)
+		}
+	}
+}
+
+// TestPlaceErrorPositions: the position of a refused place is the line and column of its
+// {{, also on a later line and after earlier text on the same line.
+func TestPlaceErrorPositions(t *testing.T) {
+	tests := []struct {
+		tmpl         string
+		line, column int
+	}{
+		{"{{.v}}://api.test/", 1, 1},
+		{"https://{{.v}}/x", 1, 9},
+		{"https://\n{{.v}}.test/", 2, 1},
+		{"https://\n  a{{.v}}.test/", 2, 4},
+		{"https://\n\n    {{ .v }}.test/", 3, 5},
+	}
+	for _, tt := range tests {
+		errs, err := Check(tt.tmpl)
+		if err != nil || len(errs) != 1 {
+			t.Fatalf("Check(%q) = %v, %v; want one place error", tt.tmpl, errs, err)
+		}
+		if errs[0].Line != tt.line || errs[0].Column != tt.column {
+			t.Errorf("Check(%q) at %d:%d, want %d:%d", tt.tmpl, errs[0].Line, errs[0].Column, tt.line, tt.column)
+		}
+	}
+}
+
+// TestActionsThatPrintNothingOrAreEscaped: a declaration prints nothing and moves no part; an
+// if/else that stays in the path is accepted; an else branch that chooses the host is refused.
+func TestActionsThatPrintNothingOrAreEscaped(t *testing.T) {
+	if got, err := render(t, "https://api.test/{{$x := .v}}a/{{$x}}", "b/c"); err != nil || got != "https://api.test/a/b%2Fc" {
+		t.Errorf("declaration: %q, %v", got, err)
+	}
+	if got, err := render(t, "https://api.test/{{if .on}}{{.v}}{{else}}none{{end}}/z", "a?b"); err != nil || got != "https://api.test/a%3Fb/z" {
+		t.Errorf("if/else in a segment: %q, %v", got, err)
+	}
+	for _, tmpl := range []string{"https://{{if .on}}api{{else}}{{.v}}{{end}}.test/", "https://api{{if .on}}{{else}}.evil{{end}}.test/"} {
+		if errs, err := Check(tmpl); err != nil || len(errs) == 0 {
+			t.Errorf("Check(%q) = %v, %v; want the host choice refused", tmpl, errs, err)
+		}
+	}
+}

@@ -301,6 +301,16 @@ func TestValidateCases(t *testing.T) {
 			m := proxyOn(w, &MCPProxy{Enable: true, InterceptBuiltins: true, Pos: p(11, 5), Intent: IntentSettings{Allow: []tool.Variant{"read", "wrte"}}})
 			m.ValuePos = map[string]fault.Position{"intent.allow[1]": p(13, 23)}
 		}, []diag{{"USER.MCP_PROXY.INVALID_INTENT@13:23", `intent.allow of state "ask" lists "wrte", which is not a variant`, "did you mean 'write'?"}}},
+		{"ask lists a variant allow does not allow", func(w *Workflow) {
+			m := proxyOn(w, &MCPProxy{Enable: true, InterceptBuiltins: true, Pos: p(11, 5),
+				Intent: IntentSettings{Allow: []tool.Variant{"read", "write"}, Ask: []tool.Variant{"write", "destructive"}}})
+			m.ValuePos = map[string]fault.Position{"intent.ask[1]": p(14, 20)}
+		}, []diag{{"USER.MCP_PROXY.ASK_NOT_ALLOWED@14:20", `intent.ask of state "ask" lists "destructive", which intent.allow does not allow`, "add destructive to intent.allow"}}},
+		{"ask lists a misspelt variant", func(w *Workflow) {
+			m := proxyOn(w, &MCPProxy{Enable: true, InterceptBuiltins: true, Pos: p(11, 5),
+				Intent: IntentSettings{Allow: tool.Variants, Ask: []tool.Variant{"destrutive"}}})
+			m.ValuePos = map[string]fault.Position{"intent.ask[0]": p(14, 13)}
+		}, []diag{{"USER.MCP_PROXY.INVALID_INTENT@14:13", `intent.ask of state "ask" lists "destrutive", which is not a variant`, "did you mean 'destructive'?"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

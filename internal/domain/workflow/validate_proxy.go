@@ -80,4 +80,25 @@ func (v *validator) intent(s *State, m *MCPProxy) {
 		v.ds.Errorf(m.ValueAt(fmt.Sprintf("intent.allow[%d]", j)), fault.UserMCPProxyInvalidIntent, suggest.DidYouMean(string(a), variantNames),
 			"intent.allow of state %q lists %q, which is not a variant (read, write or destructive)", s.Name, a)
 	}
+	v.ask(s, m)
+}
+
+// ask checks intent.ask: each entry a variant the step also allows, since a call of a variant
+// not allowed is refused before anyone could be asked.
+func (v *validator) ask(s *State, m *MCPProxy) {
+	for j, a := range m.Intent.Ask {
+		at := m.ValueAt(fmt.Sprintf("intent.ask[%d]", j))
+		switch {
+		case !a.Valid():
+			v.ds.Errorf(at, fault.UserMCPProxyInvalidIntent, suggest.DidYouMean(string(a), variantNames),
+				"intent.ask of state %q lists %q, which is not a variant (read, write or destructive)", s.Name, a)
+		case !m.Intent.Allows(a):
+			v.ds.Errorf(at, fault.UserMCPProxyAskNotAllowed, fmt.Sprintf("add %s to intent.allow, or remove it from intent.ask", a),
+				"intent.ask of state %q lists %q, which intent.allow does not allow: its calls are refused before anyone could approve them", s.Name, a)
+		}
+	}
+	if m.Intent.ApprovalTimeout < 0 {
+		v.ds.Errorf(m.ValueAt("intent.approval_timeout"), fault.UserMCPProxyInvalidIntent, "write a positive duration such as 2m",
+			"intent.approval_timeout of state %q is negative", s.Name)
+	}
 }

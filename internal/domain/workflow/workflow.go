@@ -169,6 +169,12 @@ type IntentSettings struct {
 	Allow                  []tool.Variant // default all three
 	StrictServerValidation bool           // default true
 	RequireDeclaration     bool
+	// Ask lists the variants whose calls wait for approval (`ask: [destructive]`); each must be
+	// allowed too.
+	Ask []tool.Variant
+	// ApprovalTimeout is how long a held call waits before it is refused; 0 is the default
+	// (toolset.DefaultApprovalTimeout).
+	ApprovalTimeout time.Duration
 }
 
 // DefaultIntent is the intent block a step gets when it writes none.

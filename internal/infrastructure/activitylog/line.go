@@ -47,6 +47,16 @@ type Line struct {
 	Kind string `json:"kind,omitempty"`
 	// Network is that connection.
 	Network *LineNetwork `json:"network,omitempty"`
+	// Approval is the decision on a call held for approval (mcp_proxy.intent.ask).
+	Approval *LineApproval `json:"approval,omitempty"`
+}
+
+// LineApproval is the wire form of an approval: approve or deny, by api, page, terminal or
+// timeout, and when.
+type LineApproval struct {
+	Decision string    `json:"decision"`
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
 }
 
 // LineNetwork is the wire form of one connection attempt (docs/reference/activity-record.md).
@@ -98,6 +108,9 @@ func LineOf(r activity.Record) Line {
 	if n := r.Network; n != nil {
 		w := LineNetwork(*n)
 		l.Network = &w
+	}
+	if a := r.Approval; a != nil {
+		l.Approval = &LineApproval{Decision: a.Decision, By: a.By, At: a.At}
 	}
 	if r.Intent.Variant != "" || r.ToolVariant != "" {
 		own := toolVariantWire(r.ToolVariant)
@@ -159,6 +172,9 @@ func (l Line) Record() activity.Record {
 	}
 	if sb := l.Sandbox; sb != nil {
 		r.Sandbox = &tool.Confinement{Enforced: sb.Enforced, ABI: sb.LandlockABI, Policy: sb.Policy, Network: sb.Network, Reason: sb.Reason}
+	}
+	if a := l.Approval; a != nil {
+		r.Approval = &activity.Approval{Decision: a.Decision, By: a.By, At: a.At}
 	}
 	return r
 }

@@ -153,3 +153,21 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	})
 }
+
+// A held call's approval is written as approval: {decision, by, at} and read back; a call that
+// was not held writes none.
+func TestApprovalRoundTrip(t *testing.T) {
+	r := fullRecord()
+	r.Approval = &activity.Approval{Decision: activity.ApprovalDeny, By: activity.ApprovedByTimeout, At: time.Date(2026, 11, 28, 17, 0, 0, 0, time.UTC)}
+	b, err := Encode(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `"approval":{"decision":"deny","by":"timeout","at":"2026-11-28T17:00:00Z"}`; !bytes.Contains(b, []byte(want)) {
+		t.Fatalf("line %s lacks %s", b, want)
+	}
+	got, err := Decode(b[:len(b)-1])
+	if err != nil || got.Approval == nil || *got.Approval != *r.Approval {
+		t.Fatalf("approval %+v, err %v", got.Approval, err)
+	}
+}

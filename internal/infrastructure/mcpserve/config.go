@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/awf-dev/awf/internal/domain/ports"
 	"github.com/awf-dev/awf/internal/domain/tool"
@@ -32,6 +33,7 @@ type fileConfig struct {
 	Traceparent       string            `json:"traceparent,omitempty"`
 	LogFile           string            `json:"log_file,omitempty"`
 	ReadyFile         string            `json:"ready_file,omitempty"`
+	ApprovalsDir      string            `json:"approvals_dir,omitempty"`
 	RunID             string            `json:"run_id,omitempty"`
 	Step              string            `json:"step,omitempty"`
 	BashEnv           []string          `json:"bash_env,omitempty"`
@@ -71,6 +73,9 @@ type fileIntent struct {
 	Allow                  []tool.Variant `json:"allow"`
 	StrictServerValidation *bool          `json:"strict_server_validation,omitempty"`
 	RequireDeclaration     bool           `json:"require_declaration,omitempty"`
+	Ask                    []tool.Variant `json:"ask,omitempty"`
+	// ApprovalTimeout is a Go duration ("5m"); absent means the default.
+	ApprovalTimeout string `json:"approval_timeout,omitempty"`
 }
 
 // Encode is the config file for spec.
@@ -81,11 +86,14 @@ func Encode(spec toolset.Spec) ([]byte, error) {
 		RootDir:           spec.Root,
 		InterceptBuiltins: &builtins,
 		Intent: &fileIntent{Split: spec.Intent.Split, Allow: spec.Intent.Allow,
-			StrictServerValidation: &strict, RequireDeclaration: spec.Intent.RequireDeclaration},
+			StrictServerValidation: &strict, RequireDeclaration: spec.Intent.RequireDeclaration, Ask: spec.Intent.Ask},
 		ActivityFile: spec.ActivityFile, Traceparent: spec.Traceparent, LogFile: spec.LogFile,
-		ReadyFile: spec.ReadyFile, RunID: spec.RunID, Step: spec.Step, BashEnv: spec.BashEnv,
+		ReadyFile: spec.ReadyFile, ApprovalsDir: spec.ApprovalsDir, RunID: spec.RunID, Step: spec.Step, BashEnv: spec.BashEnv,
 		HideEnv: spec.HideEnv, OTelEnv: spec.OTelEnv, PluginsFile: spec.PluginsFile,
 		EnvPassthrough: spec.EnvPassthrough,
+	}
+	if t := spec.Intent.ApprovalTimeout; t > 0 {
+		c.Intent.ApprovalTimeout = t.String()
 	}
 	if spec.PluginCommands != nil {
 		cmds := spec.PluginCommands
@@ -147,7 +155,7 @@ func Decode(r io.Reader) (toolset.Spec, error) {
 func (c fileConfig) spec() toolset.Spec {
 	s := toolset.Spec{
 		Root: c.RootDir, Builtins: c.builtins(), Intent: toolset.DefaultIntent(),
-		ActivityFile: c.ActivityFile, LogFile: c.LogFile, ReadyFile: c.ReadyFile, RunID: c.RunID,
+		ActivityFile: c.ActivityFile, LogFile: c.LogFile, ReadyFile: c.ReadyFile, ApprovalsDir: c.ApprovalsDir, RunID: c.RunID,
 		Step: c.Step, PluginsFile: c.PluginsFile, BashEnv: c.BashEnv, HideEnv: c.HideEnv,
 		OTelEnv: c.OTelEnv, Traceparent: c.Traceparent, EnvPassthrough: c.EnvPassthrough,
 	}
@@ -155,7 +163,9 @@ func (c fileConfig) spec() toolset.Spec {
 		s.PluginCommands = append([]string{}, *c.PluginCommands...)
 	}
 	if in := c.Intent; in != nil {
-		s.Intent = toolset.Intent{Split: in.Split, Allow: in.Allow, Strict: in.StrictServerValidation == nil || *in.StrictServerValidation, RequireDeclaration: in.RequireDeclaration}
+		s.Intent = toolset.Intent{Split: in.Split, Allow: in.Allow, Strict: in.StrictServerValidation == nil || *in.StrictServerValidation, RequireDeclaration: in.RequireDeclaration,
+			Ask: in.Ask}
+		s.Intent.ApprovalTimeout, _ = time.ParseDuration(in.ApprovalTimeout) // checked by validate
 	}
 	for _, p := range c.PluginTools {
 		s.PluginTools = append(s.PluginTools, toolset.PluginTools{Plugin: p.Plugin, Expose: p.Expose})
@@ -205,6 +215,19 @@ func (c fileConfig) validate() error {
 				problems = append(problems, fmt.Sprintf("intent.allow has %q: must be read, write or destructive", v))
 			}
 		}
+		for _, v := range c.Intent.Ask {
+			if !v.Valid() {
+				problems = append(problems, fmt.Sprintf("intent.ask has %q: must be read, write or destructive", v))
+			}
+		}
+		if t := c.Intent.ApprovalTimeout; t != "" {
+			if d, err := time.ParseDuration(t); err != nil || d <= 0 {
+				problems = append(problems, fmt.Sprintf("intent.approval_timeout %q must be a positive Go duration such as 5m", t))
+			}
+		}
+	}
+	if c.ApprovalsDir != "" && !filepath.IsAbs(c.ApprovalsDir) {
+		problems = append(problems, fmt.Sprintf("approvals_dir %q must be an absolute path", c.ApprovalsDir))
 	}
 	if sb := c.Sandbox; sb != nil {
 		switch sb.Mode {

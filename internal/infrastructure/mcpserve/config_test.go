@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/awf-dev/awf/internal/domain/tool"
 	"github.com/awf-dev/awf/internal/domain/toolset"
@@ -23,6 +24,11 @@ func TestDecode(t *testing.T) {
 		{"unknown key", `{"root":"/tmp"}`, `unknown field "root"`},
 		{"relative root", `{"root_dir":"tmp"}`, "must be an absolute path"},
 		{"bad variant", `{"intent":{"allow":["delete"]}}`, `intent.allow has "delete"`},
+		{"ask", `{"intent":{"ask":["destructive"],"approval_timeout":"2s"},"approvals_dir":"/r/approvals"}`, ""},
+		{"bad ask variant", `{"intent":{"ask":["delete"]}}`, `intent.ask has "delete"`},
+		{"bad approval timeout", `{"intent":{"approval_timeout":"soon"}}`, `intent.approval_timeout "soon"`},
+		{"negative approval timeout", `{"intent":{"approval_timeout":"-1s"}}`, `intent.approval_timeout "-1s"`},
+		{"relative approvals dir", `{"approvals_dir":"approvals"}`, `approvals_dir "approvals" must be an absolute path`},
 		{"wrong type", `{"intercept_builtins":"yes"}`, "cannot unmarshal"},
 		{"nothing to serve", `{"intercept_builtins":false}`, "no tools to serve"},
 		{"plugins only", `{"intercept_builtins":false,"plugin_tools":[{"plugin":"x","expose":["y"]}]}`, ""},
@@ -96,8 +102,10 @@ func TestEncodeRoundTrips(t *testing.T) {
 	specs := []toolset.Spec{
 		{
 			Root: "/w", Builtins: true,
-			PluginTools:  []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get", "put"}}},
-			Intent:       toolset.Intent{Split: true, Allow: []tool.Variant{tool.VariantRead}, Strict: true, RequireDeclaration: true},
+			PluginTools: []toolset.PluginTools{{Plugin: "notes", Expose: []string{"get", "put"}}},
+			Intent: toolset.Intent{Split: true, Allow: []tool.Variant{tool.VariantRead}, Strict: true, RequireDeclaration: true,
+				Ask: []tool.Variant{tool.VariantRead}, ApprovalTimeout: 2 * time.Second},
+			ApprovalsDir: "/r/approvals",
 			ActivityFile: "/r/a.jsonl", LogFile: "/r/run.log", ReadyFile: "/t/ready.json", RunID: "r1", Step: "review",
 			PluginsFile: "/p/plugins.yaml", PluginCommands: []string{"/p/bin/notes"}, BashEnv: []string{"A=1"}, HideEnv: []string{"MY_KEY"},
 			OTelEnv:     map[string]string{"OTEL_SERVICE_NAME": "x"},

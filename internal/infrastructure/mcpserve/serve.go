@@ -28,6 +28,7 @@ import (
 	"github.com/awf-dev/awf/internal/domain/toolset"
 	"github.com/awf-dev/awf/internal/infrastructure/accel"
 	"github.com/awf-dev/awf/internal/infrastructure/activitylog"
+	"github.com/awf-dev/awf/internal/infrastructure/approvals"
 	"github.com/awf-dev/awf/internal/infrastructure/privatefs"
 	"github.com/awf-dev/awf/internal/infrastructure/telemetry/otelenv"
 	"github.com/awf-dev/awf/internal/infrastructure/tools/builtins"
@@ -238,7 +239,11 @@ func register(ctx context.Context, srv *mcpserver.Server, cfg toolset.Spec, deps
 	if err != nil {
 		return nil, nil, err
 	}
-	exposure := routing.NewExposure(router, routing.IntentSettingsFromToolset(cfg.Intent))
+	settings := routing.IntentSettingsFromToolset(cfg.Intent)
+	if len(settings.Ask) > 0 && cfg.ApprovalsDir != "" {
+		settings.Approver = approvals.Dir{Path: cfg.ApprovalsDir, Timeout: cfg.Intent.ApprovalTimeout, Redactor: deps.Redactor}
+	}
+	exposure := routing.NewExposure(router, settings)
 	parent := trace.SpanContextFromContext(withTraceparent(context.Background(), cfg.Traceparent))
 	names := make([]string, 0)
 	for _, def := range exposure.ListTools() {

@@ -58,8 +58,9 @@ func (r Runner) RunCommand(ctx context.Context, req ports.CommandRequest) (ports
 	cmd.Dir = req.Dir
 	cmd.Env = commandEnv(req.Env, req.Values)
 	stdout, stderr := &capped{max: max}, &capped{max: max}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Stdout, cmd.Stderr = tee(stdout, false, req.Live), tee(stderr, true, req.Live)
 	err := process.Run(ctx, cmd, grace)
+	flushAll(cmd.Stdout, cmd.Stderr)
 	res := ports.CommandResult{Stdout: stdout.String(), Stderr: stderr.String()}
 	var ee *exec.ExitError
 	switch {

@@ -18,7 +18,7 @@ import (
 var (
 	proxyKeys      = []string{"enable", "intercept_builtins", "plugin_tools", "intent", "env_passthrough", "sandbox"}
 	pluginToolKeys = []string{"plugin", "expose"}
-	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration"}
+	intentKeys     = []string{"split", "allow", "strict_server_validation", "require_declaration", "ask", "approval_timeout"}
 )
 
 // maxTimeout bounds a step timeout or a retry delay: a week is beyond any step, and larger
@@ -130,6 +130,16 @@ func (l *loader) intent(n *yaml.Node, pm posMaps, s *workflow.IntentSettings) {
 			s.StrictServerValidation = l.boolean(f.V, "intent.strict_server_validation", true)
 		case "require_declaration":
 			s.RequireDeclaration = l.boolean(f.V, "intent.require_declaration", false)
+		case "ask":
+			names, pos, _ := l.strList(f.V, "intent.ask", "`ask: [destructive]`")
+			s.Ask = make([]tool.Variant, len(names))
+			for j, name := range names {
+				s.Ask[j] = tool.Variant(name)
+				pm.keys[fmt.Sprintf("intent.ask[%d]", j)] = pos[j]
+				pm.values[fmt.Sprintf("intent.ask[%d]", j)] = pos[j]
+			}
+		case "approval_timeout":
+			s.ApprovalTimeout = l.duration(f.V, "intent.approval_timeout")
 		}
 	})
 }

@@ -147,7 +147,7 @@ states:
       enable: true
       intercept_builtins: false
       plugin_tools: [{plugin: git, expose: [status, diff]}]
-      intent: {split: true, allow: [read], strict_server_validation: false, require_declaration: true}
+      intent: {split: true, allow: [read], strict_server_validation: false, require_declaration: true, ask: [read], approval_timeout: 2s}
     on_success: d
   d: {type: terminal}
 `
@@ -156,7 +156,8 @@ states:
 		t.Fatalf("diagnostics: %v", ds)
 	}
 	m := w.States["a"].Agent().MCPProxy
-	want := workflow.IntentSettings{Split: true, Allow: []tool.Variant{tool.VariantRead}, StrictServerValidation: false, RequireDeclaration: true}
+	want := workflow.IntentSettings{Split: true, Allow: []tool.Variant{tool.VariantRead}, StrictServerValidation: false, RequireDeclaration: true,
+		Ask: []tool.Variant{tool.VariantRead}, ApprovalTimeout: 2 * time.Second}
 	if !reflect.DeepEqual(m.Intent, want) {
 		t.Errorf("Intent = %+v, want %+v", m.Intent, want)
 	}

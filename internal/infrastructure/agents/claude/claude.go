@@ -35,4 +35,5 @@ var Spec = cli.Spec{
 	Options:    stepOptions,
 	Plan:       plan,
 	Parse:      parse,
+	Hint:       "set ANTHROPIC_API_KEY (or log in once with `claude`) and check ANTHROPIC_BASE_URL and options.model; run the same command by hand to see the full output",
 }

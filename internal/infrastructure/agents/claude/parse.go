@@ -63,7 +63,7 @@ func parse(r cli.Result) (ports.AgentResult, error) {
 			why = "no message"
 		}
 		return out, cli.AgentError(Name, "%s (%s)", why, detail(rep)).
-			WithHint("check the API key, model name and base URL the CLI uses; session %s", rep.SessionID)
+			WithHint("set ANTHROPIC_API_KEY (or log in once with `claude`) and check options.model and ANTHROPIC_BASE_URL; session %s", rep.SessionID)
 	}
 	if len(rep.PermissionDenials) > 0 {
 		return out, denied(rep)

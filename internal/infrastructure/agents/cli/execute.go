@@ -65,13 +65,13 @@ func (c Config) execute(ctx context.Context, spec Spec, req ports.AgentRequest) 
 		return ports.AgentResult{}, err
 	}
 	env := BuildEnv(base, plan.Defaults, v.Env("env"), plan.Forced, plan.Unset)
-	res, err := c.Run(ctx, Command{Provider: provider, Path: bin, Args: plan.Args, Dir: req.Dir, Env: env})
+	res, err := c.Run(ctx, Command{Provider: provider, Path: bin, Args: plan.Args, Dir: req.Dir, Env: env, Watch: spec.Watch})
 	if err != nil {
-		return ports.AgentResult{}, err
+		return ports.AgentResult{}, spec.hinted(err)
 	}
 	out, err := Outcome(provider, res, spec.Parse)
 	sessionID = out.SessionID
-	return out, err
+	return out, spec.hinted(err)
 }
 
 // callDir returns the call's private directory and what ends the call there, given the

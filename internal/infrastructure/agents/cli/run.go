@@ -71,6 +71,9 @@ type Command struct {
 	Args     []string // without the binary
 	Dir      string   // working directory; "" is awf's
 	Env      []string // the complete environment
+	// Watch, when set, reads each line the CLI prints as it runs; the first reason it gives
+	// stops the CLI (GaveUp) instead of waiting for the step's timeout.
+	Watch Watch
 }
 
 // Result is what a finished CLI left behind.
@@ -123,10 +126,13 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 		return Result{}, startError(command, err)
 	}
 	closeAll(outW, errW)
+	wctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	gave := &givingUp{cancel: cancel}
 	var pumps sync.WaitGroup
 	pumps.Add(2)
-	go pump(stdout, outR, &pumps)
-	go pump(stderr, errR, &pumps)
+	go pump(watched(stdout, false, command.Watch, gave.stop), outR, &pumps)
+	go pump(watched(stderr, true, command.Watch, gave.stop), errR, &pumps)
 
 	var (
 		werr    error
@@ -134,9 +140,9 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 		status  *syscall.WaitStatus
 	)
 	if exited != nil {
-		stopped, status, werr = superviseReaper(ctx, cmd, exited, c.Grace)
+		stopped, status, werr = superviseReaper(wctx, cmd, exited, c.Grace)
 	} else {
-		werr, stopped = supervise(ctx, cmd, c.Linger, c.Grace)
+		werr, stopped = supervise(wctx, cmd, c.Linger, c.Grace)
 	}
 	drain(&pumps, drainWait, outR, errR)
 	res := Result{Stderr: stderr.String(), Duration: time.Since(began)}
@@ -144,6 +150,9 @@ func (c Config) Run(ctx context.Context, command Command) (Result, error) {
 	res.ExitCode = exitCode(cmd.ProcessState)
 	if status != nil {
 		res.ExitCode = statusCode(*status)
+	}
+	if stopped && ctx.Err() == nil && gave.given() {
+		return res, GaveUp(command.Provider, gave.reason, gave.line, res)
 	}
 	if stopped {
 		cause := context.Cause(ctx)

@@ -34,6 +34,12 @@ type Spec struct {
 	// with a proxy, a fresh temporary directory when NeedsDir asked for one, else "". base is
 	// the environment the CLI inherits, for providers that read the user's settings from it.
 	Plan func(req ports.AgentRequest, v options.Values, dir string, base []string) (Plan, error)
+	// Hint says what to check when the CLI fails or awf stops it: this CLI's credentials and
+	// endpoint settings. "" keeps the generic hint.
+	Hint string
+	// Watch reads the CLI's output as it runs and says when it cannot get anywhere, so the
+	// step fails at once instead of at its timeout; nil watches nothing.
+	Watch Watch
 	// Parse reads the CLI's report. A *fault.Error is a failure the CLI itself reported and is
 	// returned as is; any other error means the output could not be read.
 	Parse func(r Result) (ports.AgentResult, error)

@@ -57,4 +57,6 @@ var Spec = cli.Spec{
 	Plan:        plan,
 	PrivateHome: privateHome,
 	Parse:       parse,
+	Hint:        hint,
+	Watch:       watch,
 }

@@ -63,7 +63,7 @@ func parse(r cli.Result) (ports.AgentResult, error) {
 	switch {
 	case failed != "":
 		return out, cli.AgentError(Name, "%s", failed).
-			WithHint("check the model name, the provider options (model_provider, base_url, env_key) and the API key in the environment")
+			WithHint("%s", hint)
 	case events == 0:
 		return out, errors.New("no JSON events")
 	case completed == 0:

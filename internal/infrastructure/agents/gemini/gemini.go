@@ -62,4 +62,5 @@ var Spec = cli.Spec{
 	Plan:        plan,
 	PrivateHome: usesPrivateHome,
 	Parse:       parse,
+	Hint:        "set GEMINI_API_KEY (or options.auth_type) and check options.base_url and options.model; run the same command by hand to see the full output",
 }

@@ -48,4 +48,6 @@ var Spec = cli.Spec{
 	NeedsDir:   needsDir,
 	Plan:       plan,
 	Parse:      parse,
+	Hint:       hint,
+	Watch:      watch,
 }

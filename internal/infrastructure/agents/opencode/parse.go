@@ -84,7 +84,7 @@ func parse(r cli.Result) (ports.AgentResult, error) {
 	switch {
 	case failure != "":
 		return out, cli.AgentError(Name, "%s", failure).
-			WithHint("check options.model (provider/model) and that provider's settings in your opencode config; `opencode run --print-logs` shows more")
+			WithHint("%s", hint)
 	case events == 0:
 		return out, errors.New("no JSON events")
 	}

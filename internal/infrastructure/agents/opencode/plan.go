@@ -36,10 +36,14 @@ func needsDir(v options.Values) bool { return v.Has("system_prompt") }
 
 // plan builds the command line and, with a proxy or a system prompt, the private config:
 //
-//	opencode run --format json [--model P/M] [--agent A] [extra_args…] -- <prompt>
+//	opencode run --format json --print-logs --log-level WARN [--model P/M] [--agent A] [extra_args…] -- <prompt>
+//
+// --print-logs puts opencode's warnings and errors on stderr: without it a model server it
+// cannot reach leaves stderr empty while it retries for ever, and watch has nothing to read.
+//
 //	OPENCODE_CONFIG=<dir>/opencode.json [OPENCODE_PERMISSION=<the same permission set>]
 func plan(req ports.AgentRequest, v options.Values, dir string, base []string) (cli.Plan, error) {
-	p := cli.Plan{Args: []string{"run", "--format", "json"}, Defaults: quiet, Forced: map[string]string{}}
+	p := cli.Plan{Args: []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN"}, Defaults: quiet, Forced: map[string]string{}}
 	if m := v.String("model"); m != "" {
 		p.Args = append(p.Args, "--model", m)
 	}

@@ -48,13 +48,13 @@ func TestPlanCommandLineAndEnv(t *testing.T) {
 		wantArgs   []string
 		wantForced []string // names only; values are checked below
 	}{
-		{name: "no proxy: the CLI runs plainly", wantArgs: []string{"run", "--format", "json", "--", "-x"}},
-		{name: "proxy, intercept", attach: attach(true), wantArgs: []string{"run", "--format", "json", "--", "-x"},
+		{name: "no proxy: the CLI runs plainly", wantArgs: []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--", "-x"}},
+		{name: "proxy, intercept", attach: attach(true), wantArgs: []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--", "-x"},
 			wantForced: []string{"OPENCODE_CONFIG", "OPENCODE_PERMISSION"}},
-		{name: "proxy, no intercept", attach: attach(false), wantArgs: []string{"run", "--format", "json", "--", "-x"},
+		{name: "proxy, no intercept", attach: attach(false), wantArgs: []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--", "-x"},
 			wantForced: []string{"OPENCODE_CONFIG"}},
 		{name: "options", opts: map[string]any{"model": "fake/fake-model", "agent": "plan", "extra_args": []any{"--variant", "high"}},
-			wantArgs: []string{"run", "--format", "json", "--model", "fake/fake-model", "--agent", "plan", "--variant", "high", "--", "-x"}},
+			wantArgs: []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--model", "fake/fake-model", "--agent", "plan", "--variant", "high", "--", "-x"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

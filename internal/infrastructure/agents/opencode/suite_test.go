@@ -23,14 +23,14 @@ var suite = clitest.Suite{
 	Spec: Spec, Name: "opencode", InstallHint: "npm install -g opencode-ai@" + VerifiedVersion, EnvVar: "AWF_OPENCODE_BIN",
 	Proxy: clitest.Run{
 		Report: "success.jsonl", Tools: []string{"Read"}, Want: success,
-		WantArgs:  []string{"run", "--format", "json", "--", "read marker.txt"},
+		WantArgs:  []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--", "read marker.txt"},
 		WantEnv:   map[string]string{"OPENCODE_CONFIG": "{priv}/opencode.json", "OPENCODE_DISABLE_MODELS_FETCH": "1"},
 		EnvPrefix: map[string]string{"OPENCODE_PERMISSION": `{"*":"deny"`},
 		WantFiles: map[string]clitest.File{"opencode/opencode.json": {Has: []string{`"awf_*": "allow"`}}},
 	},
 	Plain: clitest.Run{
 		Report: "success.jsonl", Want: success,
-		WantArgs: []string{"run", "--format", "json", "--", "read marker.txt"},
+		WantArgs: []string{"run", "--format", "json", "--print-logs", "--log-level", "WARN", "--", "read marker.txt"},
 		WantEnv:  map[string]string{"OPENCODE_DISABLE_MODELS_FETCH": "1"},
 		EnvLacks: []string{"OPENCODE_CONFIG", "OPENCODE_PERMISSION"},
 	},

@@ -210,3 +210,55 @@ func TestActionsThatPrintNothingOrAreEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestBranchesAndActionsPerPart: each {{if}}/{{with}}/{{range}} and each printing action is
+// judged by the part it is in. A body that stays in its part, or branches that all end in the
+// same part, are accepted; a range or an if without else that moves the part, or branches
+// that write different hosts, are refused at their {{. In the authority only a raw value may
+// print; elsewhere raw and urlquery are pasted as they are and every other value is escaped.
+func TestBranchesAndActionsPerPart(t *testing.T) {
+	tests := []struct {
+		name, tmpl string
+		v          any
+		want       string // the rendered URL when accepted
+		line, col  int    // the refused place when refused
+		msg        string // in the refusal
+	}{
+		{name: "if without else stays in the path", tmpl: "https://api.test/s{{if .on}}/{{.v}}{{end}}/z", v: "a/b", want: "https://api.test/s/a%2Fb/z"},
+		{name: "empty if in the host", tmpl: "https://api{{if .on}}{{end}}.test/{{.v}}", v: "a b", want: "https://api.test/a%20b"},
+		{name: "if and else both move to the query", tmpl: "https://api.test/s{{if .on}}?a=1{{else}}?a=2{{end}}&q={{.v}}", v: "x&y", want: "https://api.test/s?a=1&q=x%26y"},
+		{name: "if without else moves to the query", tmpl: "https://api.test/s{{if .on}}?a=1{{end}}", v: "x", line: 1, col: 19, msg: "different URL parts (path, query)"},
+		{name: "range and else both move to the query", tmpl: "https://api.test/s{{range .v}}?a={{.}}{{else}}?a=0{{end}}", v: []string{"x"}, line: 1, col: 19, msg: "{{range}} end in different URL parts (path, query)"},
+		{name: "with writes the host", tmpl: "https://{{with .v}}a{{end}}.test/", v: "x", line: 1, col: 9, msg: "this {{with}} chooses the scheme, host or port"},
+		{name: "else writes the host", tmpl: "https://\n  api{{if .on}}{{else}}.evil{{end}}.test/", v: "x", line: 2, col: 6, msg: "this {{if}} chooses the scheme, host or port"},
+		{name: "raw writes the authority", tmpl: "{{raw .v}}/items", v: "https://h.test", want: "https://h.test/items"},
+		{name: "value as host", tmpl: "https://{{.v}}/", v: "evil.test", line: 1, col: 9, msg: "{{raw …}}"},
+		{name: "value spread over lines as host", tmpl: "https://\n{{\n  .v}}.test/", v: "evil", line: 3, col: 3, msg: "cannot choose the URL's scheme, host or port"},
+		{name: "urlquery in a segment is not escaped twice", tmpl: "https://api.test/{{.v | urlquery}}", v: "a/b c", want: "https://api.test/a%2Fb+c"},
+		{name: "raw piped in a query is pasted", tmpl: "https://api.test/s?q={{.v | raw}}", v: "a&b=c", want: "https://api.test/s?q=a&b=c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			errs, err := Check(tt.tmpl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, rerr := render(t, tt.tmpl, tt.v)
+			if tt.want != "" {
+				if len(errs) != 0 || rerr != nil || got != tt.want {
+					t.Fatalf("Check %v, render %q, %v; want %q", errs, got, rerr, tt.want)
+				}
+				return
+			}
+			var pe *PlaceError
+			if !errors.As(rerr, &pe) || len(errs) != 1 {
+				t.Fatalf("Check %v, render %q, %v; want one refused place", errs, got, rerr)
+			}
+			for _, e := range []*PlaceError{errs[0], pe} {
+				if e.Line != tt.line || e.Column != tt.col || !strings.Contains(e.Error(), tt.msg) {
+					t.Errorf("refused %q, want %d:%d: …%s…", e, tt.line, tt.col, tt.msg)
+				}
+			}
+		})
+	}
+}

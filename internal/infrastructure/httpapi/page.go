@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/awf-dev/awf/internal/domain/fault"
+	"github.com/awf-dev/awf/internal/domain/runrecord"
 )
 
 // The live pages load their script and style from the server itself, so the policy allows no
@@ -53,8 +54,8 @@ func pageFilter(r *http.Request) (filter, bool) {
 	f.Workflow = r.URL.Query().Get("workflow")
 	f.Limit = 500
 	if st := r.URL.Query().Get("status"); st != "" {
-		rs, ok := recordStatus[st]
-		if !ok {
+		rs := runrecord.Canonical(st)
+		if rs == "" {
 			return f, false
 		}
 		f.Status = rs

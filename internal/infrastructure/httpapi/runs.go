@@ -104,22 +104,17 @@ type filter struct {
 	since, until time.Time
 }
 
-// recordStatus maps the reference's status words (and awf's own) to a record's status.
-var recordStatus = map[string]string{
-	"success": runrecord.Succeeded, "completed": runrecord.Succeeded, "succeeded": runrecord.Succeeded,
-	"failed": runrecord.Failed, "cancelled": runrecord.Interrupted, "interrupted": runrecord.Interrupted,
-	"running": runrecord.Running, "crashed": runrecord.Crashed,
-}
-
 // historyFilter reads workflow, status, since, until and limit, answering 400 for a bad one.
 func historyFilter(w http.ResponseWriter, r *http.Request) (filter, bool) {
 	q := r.URL.Query()
 	var f filter
 	f.Workflow = q.Get("workflow")
 	if st := q.Get("status"); st != "" {
-		rs, ok := recordStatus[st]
-		if !ok {
-			writeProblem(w, http.StatusBadRequest, "unknown status "+strconvQuote(st)+": use success, failed, cancelled or running", "")
+		// runrecord.Canonical: the reference's words (completed, failed, cancelled) and awf's
+		// own (success, failure, error), one table for the CLI and the API.
+		rs := runrecord.Canonical(st)
+		if rs == "" {
+			writeProblem(w, http.StatusBadRequest, "unknown status "+strconvQuote(st)+": use success, failure, error, interrupted, crashed or running (or completed, failed, cancelled)", "")
 			return f, false
 		}
 		f.Status = rs

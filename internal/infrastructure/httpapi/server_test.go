@@ -118,3 +118,21 @@ func TestInputNameWithEquals(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryFilterTakesEveryStatusWord: the API's status filter reads the same words as
+// `awf history --status`, awf's own (failure, error) as well as the reference's (failed,
+// cancelled), and refuses a word neither has.
+func TestHistoryFilterTakesEveryStatusWord(t *testing.T) {
+	for word, want := range map[string]string{"success": "success", "completed": "success", "failure": "failure",
+		"failed": "failure", "error": "error", "cancelled": "interrupted", "crashed": "crashed", "running": "running"} {
+		rec := httptest.NewRecorder()
+		f, ok := historyFilter(rec, httptest.NewRequest("GET", "/api/history?status="+word, nil))
+		if !ok || f.Status != want {
+			t.Errorf("status=%s: ok %v, filter %q, want %q (%s)", word, ok, f.Status, want, rec.Body.String())
+		}
+	}
+	rec := httptest.NewRecorder()
+	if _, ok := historyFilter(rec, httptest.NewRequest("GET", "/api/history?status=bogus", nil)); ok || rec.Code != 400 {
+		t.Errorf("status=bogus accepted: %d", rec.Code)
+	}
+}
